@@ -1,0 +1,3 @@
+import { loadVaultConfig, run, startGateway } from '@vault/host';
+
+run(() => startGateway(loadVaultConfig()));

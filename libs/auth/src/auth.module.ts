@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ServiceDatabaseModule } from '@vault/persistence';
+import { AUTH_DB, AUTH_MIGRATIONS } from './database.js';
+import { OwnerCredentialRepository } from './owner/owner-credential.repository.js';
+import { OwnerCredentialService } from './owner/owner-credential.service.js';
+import { OwnerHandlers } from './owner/owner.handlers.js';
+import { OWNER_OPTIONS, type OwnerOptions } from './owner/owner.options.js';
+import { VaultStateHandlers } from './vault-state/vault-state.handlers.js';
+import { VaultStateRepository } from './vault-state/vault-state.repository.js';
+
+export interface AuthOptions {
+  owner: OwnerOptions;
+  migrate: boolean;
+}
+
+/** auth-svc: the owner's credential and the vault's state. */
+@Module({})
+export class AuthModule {
+  static forRoot(options: AuthOptions): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [
+        ServiceDatabaseModule.forService({
+          token: AUTH_DB,
+          schema: 'auth',
+          migrationsFolder: AUTH_MIGRATIONS,
+          migrate: options.migrate,
+        }),
+      ],
+      controllers: [OwnerHandlers, VaultStateHandlers],
+      providers: [
+        { provide: OWNER_OPTIONS, useValue: options.owner },
+        OwnerCredentialRepository,
+        OwnerCredentialService,
+        VaultStateRepository,
+      ],
+    };
+  }
+}

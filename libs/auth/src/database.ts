@@ -1,0 +1,9 @@
+import { Inject } from '@nestjs/common';
+import { fileURLToPath } from 'node:url';
+
+/** The token of auth-svc's Drizzle handle. */
+export const AUTH_DB = Symbol('AUTH_DB');
+export const InjectAuthDb = () => Inject(AUTH_DB);
+
+/** Beside `src/` and `dist/` alike, so both the sources and the build find it. */
+export const AUTH_MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));

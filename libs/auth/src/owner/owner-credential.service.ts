@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { OwnerCredentialRepository } from './owner-credential.repository.js';
+import { OWNER_OPTIONS, type OwnerOptions } from './owner.options.js';
+import { generatePassword, hashPassword, isArgon2idHash, verifyPassword } from './password-hasher.js';
+
+/**
+ * Makes sure the owner has a credential before the service answers: the
+ * configured hash or password, else the stored one, else (embedded first run)
+ * a generated password that is printed once and kept only as its hash.
+ */
+@Injectable()
+export class OwnerCredentialService implements OnModuleInit {
+  private readonly logger = new Logger('Owner');
+  private passwordHash?: string;
+
+  constructor(
+    @Inject(OWNER_OPTIONS) private readonly owner: OwnerOptions,
+    private readonly credentials: OwnerCredentialRepository,
+  ) {}
+
+  async onModuleInit() {
+    this.passwordHash = await this.resolveHash();
+  }
+
+  async verify(username: string, password: string): Promise<boolean> {
+    const hash = this.passwordHash ?? (await this.credentials.findHash());
+    // Verify even for a wrong username, so the answer takes as long either way.
+    const passwordOk = hash ? await verifyPassword(hash, password) : false;
+    return passwordOk && username === this.owner.username;
+  }
+
+  private async resolveHash(): Promise<string> {
+    const { passwordHash, password } = this.owner;
+    if (passwordHash) {
+      if (!isArgon2idHash(passwordHash)) throw new Error('VAULT_OWNER_PASSWORD_HASH is not an argon2id hash');
+      await this.credentials.saveHash(passwordHash);
+      return passwordHash;
+    }
+    const stored = await this.credentials.findHash();
+    if (password) {
+      if (stored && (await verifyPassword(stored, password))) return stored;
+      const hash = await hashPassword(password);
+      await this.credentials.saveHash(hash);
+      return hash;
+    }
+    if (stored) return stored;
+    if (!this.owner.generateIfMissing) {
+      throw new Error(
+        'The owner has no password: set VAULT_OWNER_PASSWORD_HASH (argon2id), or run the set-password command once.',
+      );
+    }
+    const generated = generatePassword();
+    const hash = await hashPassword(generated);
+    await this.credentials.saveHash(hash);
+    // Printed once, straight to the terminal; only the hash is kept.
+    process.stdout.write(
+      `\n  Vault first run: the owner "${this.owner.username}" can sign in with this password:\n\n      ${generated}\n\n` +
+        '  It is shown only now. Change it with: npm run vault -- set-password\n\n',
+    );
+    this.logger.warn('Generated a first-run owner password and printed it once.');
+    return hash;
+  }
+}

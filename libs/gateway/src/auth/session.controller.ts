@@ -1,0 +1,61 @@
+import { Controller, Get, HttpCode, Inject, Post, Req, Res, ServiceUnavailableException, UseGuards } from '@nestjs/common';
+import type { Owner } from '@vault/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
+import { Public } from '../session/public.decorator.js';
+import { clearSessionCookie, readSessionId, setSessionCookie } from '../session/session-cookie.js';
+import type { AuthenticatedRequest } from '../session/session.guard.js';
+import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
+import { LoginGuard } from './login.guard.js';
+
+@Controller('api')
+export class SessionController {
+  constructor(
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+  ) {}
+
+  /** Signs in: the old session (if any) ends and a new id is issued, so a planted id is useless. */
+  @Public()
+  @UseGuards(LoginGuard)
+  @Post('login')
+  @HttpCode(200)
+  async login(@Req() request: FastifyRequest & { user: Owner }, @Res({ passthrough: true }) reply: FastifyReply): Promise<Owner> {
+    try {
+      const previous = readSessionId(request);
+      if (previous) await this.sessions.destroy(previous);
+      const id = await this.sessions.create({ owner: request.user, signedInAt: Date.now() });
+      setSessionCookie(request, reply, id, this.options.sessionTtlSeconds);
+    } catch {
+      throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
+    }
+    return request.user;
+  }
+
+  /** Browser navigation to the login screen, which the web app shows at `/`. */
+  @Public()
+  @Get('login')
+  loginScreen(@Res() reply: FastifyReply) {
+    reply.redirect('/', 302);
+  }
+
+  @Public()
+  @Get('logout')
+  async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const id = readSessionId(request);
+    if (id) {
+      try {
+        await this.sessions.destroy(id);
+      } catch {
+        throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
+      }
+    }
+    clearSessionCookie(request, reply);
+    reply.redirect('/', 302);
+  }
+
+  @Get('user')
+  user(@Req() request: AuthenticatedRequest): Owner {
+    return request.session!.data.owner;
+  }
+}

@@ -1,0 +1,10 @@
+export interface GatewayOptions {
+  /** The session lifetime counted from sign-in (spec: half an hour). */
+  sessionTtlSeconds: number;
+  /** Redis for the distributed mode; memory when absent (embedded). */
+  redisUrl?: string;
+  /** The built web app; absent when the gateway serves the API only. */
+  webDistDir?: string;
+}
+
+export const GATEWAY_OPTIONS = Symbol('GATEWAY_OPTIONS');

@@ -1,0 +1,72 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { INestApplication } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { requestContext, type Logger } from '@vault/platform';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { addSecurityHeaders } from './security-headers.js';
+import type { WebApp } from './web-app.js';
+
+/** Large enough for any journal entry; a bigger body is refused with 413 before it is read. */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+export interface HttpServerOptions {
+  /** Proxies whose X-Forwarded-* headers are believed (addresses or CIDRs); none by default. */
+  trustedProxies: string[];
+}
+
+export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.trustedProxies.length > 0 ? options.trustedProxies : false,
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+  });
+}
+
+/**
+ * The plumbing around Nest's routes: cookies, the request id, access logs,
+ * security headers, plain-text errors for requests Nest never sees (bad JSON,
+ * oversized bodies) and the web app's files.
+ */
+export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp) {
+  const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  await fastify.register(fastifyCookie);
+  addSecurityHeaders(fastify);
+
+  // Everything the handler awaits runs under this request's id, including calls to services.
+  fastify.addHook('preHandler', (request, _reply, done) => requestContext.run({ requestId: request.id }, done));
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logger.info(
+      { requestId: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+    done();
+  });
+  fastify.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) logger.error({ requestId: request.id, err: error }, 'unhandled error');
+    const message = status === 413 ? 'Request body is too large' : status >= 500 ? 'Internal error' : error.message;
+    reply.status(status).type('text/plain; charset=utf-8').send(message);
+  });
+
+  if (web) {
+    await fastify.register(fastifyStatic, {
+      root: web.distDir,
+      wildcard: false,
+      index: false,
+      // Hashed asset names never change content, so browsers may keep them.
+      setHeaders: (res, path) => {
+        if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+}

@@ -1,0 +1,6 @@
+import { SetMetadata } from '@nestjs/common';
+
+export const IS_PUBLIC = 'vault:public';
+
+/** A route that answers without a session: status, owner profile, login. */
+export const Public = () => SetMetadata(IS_PUBLIC, true);

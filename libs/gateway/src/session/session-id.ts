@@ -1,0 +1,15 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** 256 random bits: the cookie's whole secret. */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function isWellFormedSessionId(id: unknown): id is string {
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{43}$/.test(id);
+}
+
+/** Stores key sessions by a digest, so a copy of the store holds no usable cookie. */
+export function sessionKey(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}

@@ -1,0 +1,6 @@
+export * from './vault-config.js';
+export * from './owner-options.js';
+export * from './start-embedded.js';
+export * from './start-gateway.js';
+export * from './start-service.js';
+export * from './run.js';

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { GatewayModule, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
+import { HealthModule } from '@vault/platform';
+import { TRANSPORT_READINESS, TransportModule } from '@vault/transport';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { processLogger } from './nest-logger.js';
+import { requireRedis, type VaultConfig } from './vault-config.js';
+
+/** The distributed mode's gateway: HTTP in front, NATS to the services, sessions in Redis. */
+export async function startGateway(config: VaultConfig): Promise<NestFastifyApplication> {
+  const { logger, nestLogger } = processLogger('gateway', config.LOG_LEVEL);
+  const redisUrl = requireRedis(config);
+  const web = existsSync(join(config.VAULT_WEB_DIST, 'index.html')) ? new WebApp(config.VAULT_WEB_DIST) : undefined;
+  if (!web) logger.warn(`No web app at ${config.VAULT_WEB_DIST}: serving the API only`);
+
+  @Module({
+    imports: [
+      TransportModule.forClient({ kind: 'nats', url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS }, 'gateway'),
+      GatewayModule.forRoot({ sessionTtlSeconds: config.SESSION_TTL_SECONDS, redisUrl, webDistDir: web?.distDir }, web),
+      HealthModule.register([TRANSPORT_READINESS]),
+    ],
+  })
+  class GatewayProcessModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayProcessModule,
+    createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }),
+    { logger: nestLogger, abortOnError: false },
+  );
+  await configureHttpServer(app, logger, web);
+  app.enableShutdownHooks();
+  await app.listen(config.PORT, config.HOST);
+  logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'Gateway listening');
+  return app;
+}

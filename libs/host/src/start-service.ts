@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
+import { HealthModule } from '@vault/platform';
+import { microserviceOptions } from '@vault/transport';
+import { processLogger } from './nest-logger.js';
+import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
+
+/**
+ * One service of the distributed mode: its handlers on NATS (in a queue group
+ * named after it), its own database, and a small HTTP port for health only.
+ */
+export async function startService(config: VaultConfig, name: ServiceName, domainModule: DynamicModule): Promise<NestFastifyApplication> {
+  const { logger, nestLogger } = processLogger(`${name}-svc`, config.LOG_LEVEL);
+  const transport = { kind: 'nats' as const, url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS };
+
+  @Module({
+    imports: [
+      PersistenceModule.forRoot({ kind: 'postgres', url: databaseUrlFor(config, name) }),
+      HealthModule.register([DATABASE_READINESS]),
+      domainModule,
+    ],
+  })
+  class ServiceProcessModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(ServiceProcessModule, new FastifyAdapter(), {
+    logger: nestLogger,
+    abortOnError: false,
+  });
+  app.connectMicroservice(microserviceOptions(transport, `${name}-svc`));
+  app.enableShutdownHooks();
+  await app.startAllMicroservices();
+  await app.listen(config.PORT, config.HOST);
+  logger.info({ health: `http://${config.HOST}:${config.PORT}/health/ready` }, `${name}-svc serving on NATS`);
+  return app;
+}

@@ -1,0 +1,51 @@
+import { ConfigError, LogLevel, RunMode, intVar, optionalVar, readConfig } from '@vault/platform';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const flag = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['', 'true', 'false', '1', '0']).default(''))
+  .transform((v) => v === 'true' || v === '1');
+
+const list = z.preprocess((v) => v ?? '', z.string()).transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** Every variable the vault reads, validated once at start. */
+export const VaultEnvironment = z.object({
+  VAULT_MODE: RunMode.default('embedded'),
+  PORT: intVar(3000, 1, 65535),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: LogLevel.default('info'),
+  VAULT_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  AUTH_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  PLANNER_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  VAULT_SKIP_MIGRATIONS: flag,
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  RPC_TIMEOUT_MS: intVar(1500, 50, 60_000),
+  REDIS_URL: optionalVar(z.url({ error: 'must be a redis:// URL' })),
+  SESSION_TTL_SECONDS: intVar(1800, 1, 86_400),
+  VAULT_TRUSTED_PROXIES: list,
+  VAULT_WEB_DIST: z.string().default(fileURLToPath(new URL('../../../apps/web/dist', import.meta.url))),
+  VAULT_OWNER_NAME: z.string().trim().min(1).max(100).default('Owner'),
+  VAULT_OWNER_USERNAME: z.string().trim().min(1).max(100).default('owner'),
+  VAULT_OWNER_PASSWORD_HASH: optionalVar(z.string().startsWith('$argon2id$', 'must be an argon2id hash ($argon2id$...)')),
+  VAULT_OWNER_PASSWORD: optionalVar(z.string().min(1)),
+});
+export type VaultConfig = z.output<typeof VaultEnvironment>;
+
+export function loadVaultConfig(env: NodeJS.ProcessEnv = process.env): VaultConfig {
+  return readConfig(VaultEnvironment, env);
+}
+
+export type ServiceName = 'auth' | 'planner';
+
+/** A service's own database URL wins over the shared one (one database per service in production). */
+export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
+  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL }[service];
+  const url = own ?? config.DATABASE_URL;
+  if (!url) throw new ConfigError([`${service.toUpperCase()}_DATABASE_URL or DATABASE_URL: required in distributed mode`]);
+  return url;
+}
+
+export function requireRedis(config: VaultConfig): string {
+  if (!config.REDIS_URL) throw new ConfigError(['REDIS_URL: required by the gateway in distributed mode']);
+  return config.REDIS_URL;
+}

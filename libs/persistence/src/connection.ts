@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/**
+ * Where the rows live: PGlite files for the embedded mode, a PostgreSQL
+ * server for the distributed one. Both speak the same SQL, so one set of
+ * migrations serves both.
+ */
+export type ConnectionOptions =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string; poolSize?: number };
+
+export type Connection =
+  | { kind: 'pglite'; client: PGlite; close(): Promise<void>; ping(): Promise<void> }
+  | { kind: 'postgres'; pool: pg.Pool; close(): Promise<void>; ping(): Promise<void> };
+
+export async function openConnection(options: ConnectionOptions): Promise<Connection> {
+  if (options.kind === 'pglite') {
+    mkdirSync(options.dataDir, { recursive: true });
+    const client = await PGlite.create(options.dataDir);
+    return {
+      kind: 'pglite',
+      client,
+      close: () => client.close(),
+      ping: async () => {
+        await client.query('select 1');
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    // A dead server must surface as a prompt error, not a hung request.
+    connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server is reported here; without a listener it would crash the process.
+  pool.on('error', () => undefined);
+  return {
+    kind: 'postgres',
+    pool,
+    close: () => pool.end(),
+    ping: async () => {
+      await pool.query('select 1');
+    },
+  };
+}

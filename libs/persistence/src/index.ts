@@ -1,0 +1,4 @@
+export * from './connection.js';
+export * from './database.js';
+export * from './migrations.js';
+export * from './persistence.module.js';

@@ -1,0 +1,73 @@
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type { ReadinessCheck } from '@vault/platform';
+import { openConnection, type Connection, type ConnectionOptions } from './connection.js';
+import { drizzleFor } from './database.js';
+import { applyMigrations } from './migrations.js';
+
+export const CONNECTION = Symbol('CONNECTION');
+export const DATABASE_READINESS = Symbol('DATABASE_READINESS');
+
+export interface ServiceDatabaseOptions {
+  /** The token the service's repositories inject. */
+  token: symbol;
+  /** The schema the service owns and the folder of its migrations. */
+  schema: string;
+  migrationsFolder: string;
+  /** False when a deploy job has already applied them (`VAULT_SKIP_MIGRATIONS`). */
+  migrate?: boolean;
+}
+
+class ConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(CONNECTION) private readonly connection: Connection) {}
+  async onApplicationShutdown() {
+    await this.connection.close();
+  }
+}
+
+@Module({})
+export class PersistenceModule {
+  /** Opens the one connection of this process. Embedded mode shares it between every service. */
+  static forRoot(options: ConnectionOptions): DynamicModule {
+    return {
+      module: PersistenceModule,
+      global: true,
+      providers: [
+        { provide: CONNECTION, useFactory: () => openConnection(options) },
+        {
+          provide: DATABASE_READINESS,
+          useFactory: (connection: Connection): ReadinessCheck => ({ name: 'database', check: () => connection.ping() }),
+          inject: [CONNECTION],
+        },
+        ConnectionCloser,
+      ],
+      exports: [CONNECTION, DATABASE_READINESS],
+    };
+  }
+
+}
+
+@Module({})
+export class ServiceDatabaseModule {
+  /**
+   * The Drizzle handle of one service. Its migrations are applied before the
+   * handle exists, so no handler can run against an old schema.
+   */
+  static forService(options: ServiceDatabaseOptions): DynamicModule {
+    return {
+      module: ServiceDatabaseModule,
+      providers: [
+        {
+          provide: options.token,
+          useFactory: async (connection: Connection) => {
+            if (options.migrate !== false) {
+              await applyMigrations(connection, { schema: options.schema, folder: options.migrationsFolder });
+            }
+            return drizzleFor(connection);
+          },
+          inject: [CONNECTION],
+        },
+      ],
+      exports: [options.token],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './planner.module.js';
+export * from './database.js';
+export { targets } from './schema/targets.table.js';

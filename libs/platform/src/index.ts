@@ -1,0 +1,4 @@
+export * from './request-context.js';
+export * from './logger.js';
+export * from './config.js';
+export * from './health.js';

@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
+import type { RpcContract, RpcEnvelope, RpcInput, RpcReply, RpcResponse } from '@vault/contracts';
+import { currentRequestId } from '@vault/platform';
+import { firstValueFrom, timeout } from 'rxjs';
+import { RpcFailure } from './rpc-failure.js';
+import type { TransportOptions } from './transport-options.js';
+
+export const RPC_PROXY = Symbol('RPC_PROXY');
+export const TRANSPORT_OPTIONS = Symbol('TRANSPORT_OPTIONS');
+
+/**
+ * The gateway's one way to talk to a service: `send(CreateTarget, body)`
+ * returns the typed reply, or throws an RpcFailure carrying the service's
+ * status, or 503 when the service does not answer in time.
+ */
+@Injectable()
+export class RpcClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(RpcClient.name);
+
+  constructor(
+    @Inject(RPC_PROXY) private readonly proxy: ClientProxy,
+    @Inject(TRANSPORT_OPTIONS) private readonly options: TransportOptions,
+  ) {}
+
+  send<C extends RpcContract>(contract: C, data: RpcInput<C>): Promise<RpcResponse<C>> {
+    return this.call(contract, data);
+  }
+
+  /**
+   * Passes input straight from an HTTP request. Its shape is unknown here on
+   * purpose: the service parses it with the contract and refuses it with a 400.
+   */
+  forward<C extends RpcContract>(contract: C, untrusted: Record<string, unknown>): Promise<RpcResponse<C>> {
+    return this.call(contract, untrusted);
+  }
+
+  private async call<C extends RpcContract>(contract: C, data: unknown): Promise<RpcResponse<C>> {
+    const envelope: RpcEnvelope = { data, meta: { requestId: currentRequestId() } };
+    let reply: RpcReply;
+    try {
+      reply = await firstValueFrom(
+        this.proxy.send<RpcReply>(contract.pattern, envelope).pipe(timeout(contract.timeoutMs ?? this.options.timeoutMs)),
+      );
+    } catch (error) {
+      const service = contract.pattern.split('.')[0];
+      this.logger.warn(`${contract.pattern}: no answer (${(error as Error).message ?? error})`);
+      throw RpcFailure.unavailable(`The ${service} service is unavailable. Try again shortly.`);
+    }
+    if (!reply.ok) throw new RpcFailure(reply.error.status, reply.error.message);
+    const parsed = contract.response.safeParse(reply.data);
+    if (!parsed.success) {
+      this.logger.error(`${contract.pattern}: reply does not match its contract`);
+      throw new RpcFailure(502, `The ${contract.pattern.split('.')[0]} service sent an invalid reply.`);
+    }
+    return parsed.data as RpcResponse<C>;
+  }
+
+  async onApplicationShutdown() {
+    await this.proxy.close();
+  }
+}

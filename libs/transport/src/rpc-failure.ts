@@ -1,0 +1,32 @@
+import type { RpcErrorBody } from '@vault/contracts';
+
+/**
+ * A refusal with the HTTP status it stands for. Handlers throw it; it crosses
+ * the transport as data and the gateway answers with its status and message.
+ */
+export class RpcFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RpcFailure';
+  }
+
+  toBody(): RpcErrorBody {
+    return { status: this.status, message: this.message };
+  }
+
+  static badRequest(message: string) {
+    return new RpcFailure(400, message);
+  }
+  static unauthorized(message = 'Unauthorized') {
+    return new RpcFailure(401, message);
+  }
+  static notFound(message: string) {
+    return new RpcFailure(404, message);
+  }
+  static unavailable(message: string) {
+    return new RpcFailure(503, message);
+  }
+}
