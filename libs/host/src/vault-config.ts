@@ -10,7 +10,8 @@ const list = z.preprocess((v) => v ?? '', z.string()).transform((v) => v.split('
 /** Every variable the vault reads, validated once at start. */
 export const VaultEnvironment = z.object({
   VAULT_MODE: RunMode.default('embedded'),
-  PORT: intVar(3000, 1, 65535),
+  // 0 lets the system pick a free port (tests).
+  PORT: intVar(3000, 0, 65535),
   HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: LogLevel.default('info'),
   VAULT_DATA_DIR: z.string().default('./data'),

@@ -1,3 +1,4 @@
+import { Public } from './public.decorator.js';
 import { Controller, Get, HttpCode, Inject, Module, Optional, ServiceUnavailableException, type DynamicModule } from '@nestjs/common';
 
 /** Something a service needs before it can serve: its database, its broker. */
@@ -8,6 +9,7 @@ export interface ReadinessCheck {
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(@Optional() @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[] = []) {}

@@ -2,3 +2,4 @@ export * from './request-context.js';
 export * from './logger.js';
 export * from './config.js';
 export * from './health.js';
+export * from './public.decorator.js';

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Post, Req, Res, ServiceUnavailableEx
 import type { Owner } from '@vault/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
-import { Public } from '../session/public.decorator.js';
+import { Public } from '@vault/platform';
 import { clearSessionCookie, readSessionId, setSessionCookie } from '../session/session-cookie.js';
 import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';

@@ -20,7 +20,7 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     if (exception instanceof NotFoundException && this.web?.serves(request)) {
-      return this.web.sendIndex(reply);
+      return this.web.sendIndex(request, reply);
     }
     const { status, message } = describe(exception);
     if (status >= 500 && status !== 503) this.logger.error(`${request.method} ${request.url}: ${stack(exception)}`);

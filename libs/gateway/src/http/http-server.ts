@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { requestContext, type Logger } from '@vault/platform';
@@ -30,8 +29,8 @@ export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
 
 /**
  * The plumbing around Nest's routes: cookies, the request id, access logs,
- * security headers, plain-text errors for requests Nest never sees (bad JSON,
- * oversized bodies) and the web app's files.
+ * security headers and the web app's files. Fastify's own refusals (bad JSON,
+ * oversized bodies) reach ErrorFilter through Nest's error handler.
  */
 export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp) {
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance() as unknown as FastifyInstance;
@@ -51,22 +50,11 @@ export async function configureHttpServer(app: INestApplication, logger: Logger,
     );
     done();
   });
-  fastify.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) logger.error({ requestId: request.id, err: error }, 'unhandled error');
-    const message = status === 413 ? 'Request body is too large' : status >= 500 ? 'Internal error' : error.message;
-    reply.status(status).type('text/plain; charset=utf-8').send(message);
-  });
 
   if (web) {
-    await fastify.register(fastifyStatic, {
-      root: web.distDir,
-      wildcard: false,
-      index: false,
-      // Hashed asset names never change content, so browsers may keep them.
-      setHeaders: (res, path) => {
-        if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
-      },
+    // The app's own files are answered before routing; page paths fall through to the SPA index (ErrorFilter).
+    fastify.addHook('onRequest', (request, reply, done) => {
+      if (!web.trySendFile(request, reply)) done();
     });
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, ServiceUnavailableException, UnauthorizedException,
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { readSessionId } from './session-cookie.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import { IS_PUBLIC } from '@vault/platform';
 import { SESSION_STORE, type SessionData, type SessionStore } from './session.store.js';
 
 export interface AuthenticatedRequest extends FastifyRequest {

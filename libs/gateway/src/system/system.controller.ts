@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { GetOwnerProfile, GetVaultState, type Owner, type SystemStatus } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
-import { Public } from '../session/public.decorator.js';
+import { Public } from '@vault/platform';
 
 @Controller('api/system')
 export class SystemController {

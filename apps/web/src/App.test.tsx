@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { App } from './App';
+import { json, mockFetch, renderWithProviders, text } from './test/utils';
+
+const owner = { name: 'Bruce', username: 'bruce' };
+const unauthorized = () => text('Unauthorized', 401, 'Unauthorized');
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('routes when signed out', () => {
+  it('shows the login screen on /', async () => {
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': unauthorized,
+    });
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByRole('heading', { name: "Bruce's VAULT" })).toBeTruthy();
+    expect(screen.getByText('Personal Access Portal')).toBeTruthy();
+    expect(screen.getByText('MAXIMUM SECURITY ACTIVE')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /SECURE ACCESS/ })).toBeTruthy();
+    expect(screen.getByPlaceholderText('Enter password')).toBeTruthy();
+    expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('bruce');
+    expect(screen.queryByText('404 Page Not Found')).toBeNull();
+  });
+
+  it('shows 404 on any other path', async () => {
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': unauthorized,
+    });
+    renderWithProviders(<App />, { route: '/journal', withToaster: false });
+
+    expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
+    expect(screen.queryByText('Personal Access Portal')).toBeNull();
+  });
+
+  it('shows INITIALIZING VAULT... while the status is unknown', async () => {
+    mockFetch({ 'GET /api/system/status': () => new Promise<Response>(() => {}) });
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+    expect(screen.getByText('INITIALIZING VAULT...')).toBeTruthy();
+  });
+});
+
+describe('system status', () => {
+  it('shows only the farewell page on every route when destroyed', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/system/status': () => json({ destroyed: true }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => json(owner),
+    });
+    renderWithProviders(<App />, { route: '/targets', withToaster: false });
+
+    expect(await screen.findByText('Here lies the mind of Bruce')).toBeTruthy();
+    expect(screen.getByText('The self-destruct routine has been executed.')).toBeTruthy();
+    expect(screen.getByText('All data has been permanently erased.')).toBeTruthy();
+    expect(screen.queryByText('TARGETS')).toBeNull();
+    const urls = fetchMock.mock.calls.map(([url]) => url);
+    expect(urls).not.toContain('/api/user');
+  });
+
+  it('treats a failed status check as not destroyed', async () => {
+    mockFetch({
+      'GET /api/system/status': () => text('', 503, 'Service Unavailable'),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': unauthorized,
+    });
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByText('Personal Access Portal')).toBeTruthy();
+    expect(screen.queryByText(/Here lies the mind/)).toBeNull();
+  });
+
+  it('degrades to a plain VAULT title when the server is unreachable', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByRole('heading', { name: 'VAULT' })).toBeTruthy();
+    expect(screen.getByText('Personal Access Portal')).toBeTruthy();
+  });
+});
+
+describe('routes when signed in', () => {
+  it('shows the command center with the header on /', async () => {
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => json(owner),
+    });
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByRole('heading', { name: 'COMMAND CENTER' })).toBeTruthy();
+    expect(screen.getByText('SECURE CONNECTION')).toBeTruthy();
+    const current = screen.getByRole('link', { name: 'COMMAND CENTER' });
+    expect(current.getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows 404 for an unknown path', async () => {
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => json(owner),
+    });
+    renderWithProviders(<App />, { route: '/nowhere', withToaster: false });
+    expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
+  });
+});

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiJson, apiRequest, getQueryFn } from './api';
+import { createQueryClient } from './query-client';
+import { json, mockFetch, text } from '../test/utils';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('apiRequest (error text rule)', () => {
+  it('throws "{status}: {body}" for a non-OK answer', async () => {
+    mockFetch({ 'GET /api/user': () => text('Unauthorized', 401, 'Unauthorized') });
+    await expect(apiRequest('GET', '/api/user')).rejects.toThrow(new Error('401: Unauthorized'));
+  });
+
+  it('uses the status text when the body is empty', async () => {
+    mockFetch({ 'DELETE /api/targets/1': () => text('', 500, 'Internal Server Error') });
+    await expect(apiRequest('DELETE', '/api/targets/1')).rejects.toThrow(new Error('500: Internal Server Error'));
+  });
+
+  it('keeps a validation body as the message', async () => {
+    mockFetch({ 'POST /api/login': () => text('username: must not be blank', 400, 'Bad Request') });
+    await expect(apiRequest('POST', '/api/login', { username: '', password: 'x' })).rejects.toThrow(
+      '400: username: must not be blank',
+    );
+  });
+
+  it('sends JSON with the session credentials', async () => {
+    const fetchMock = mockFetch({ 'POST /api/targets': () => json({ id: '1' }, 201) });
+    const result = await apiJson<{ id: string }>('POST', '/api/targets', { title: 'A' });
+    expect(result).toEqual({ id: '1' });
+    const [, init] = fetchMock.mock.calls[0]!;
+    expect(init).toMatchObject({
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'A' }),
+    });
+  });
+
+  it('sends no body or content type without a payload', async () => {
+    const fetchMock = mockFetch({ 'DELETE /api/targets/7': () => new Response(null, { status: 204 }) });
+    const result = await apiJson('DELETE', '/api/targets/7');
+    expect(result).toBeUndefined();
+    const [, init] = fetchMock.mock.calls[0]!;
+    expect(init?.body).toBeUndefined();
+    expect(init?.headers).toBeUndefined();
+  });
+});
+
+describe('getQueryFn', () => {
+  const context = (queryKey: string[]) =>
+    ({ queryKey, signal: new AbortController().signal, meta: undefined }) as unknown as Parameters<
+      ReturnType<typeof getQueryFn>
+    >[0];
+
+  it('returns null on 401 with on401 "returnNull"', async () => {
+    mockFetch({ 'GET /api/user': () => text('Unauthorized', 401, 'Unauthorized') });
+    await expect(getQueryFn({ on401: 'returnNull' })(context(['/api/user']))).resolves.toBeNull();
+  });
+
+  it('throws the error text on 401 with on401 "throw"', async () => {
+    mockFetch({ 'GET /api/targets': () => text('Unauthorized', 401, 'Unauthorized') });
+    await expect(getQueryFn({ on401: 'throw' })(context(['/api/targets']))).rejects.toThrow('401: Unauthorized');
+  });
+
+  it('fetches the query key joined as a URL', async () => {
+    const fetchMock = mockFetch({ 'GET /api/schedule/2025-01-02': () => json([{ id: 's1' }]) });
+    const data = await getQueryFn({ on401: 'throw' })(context(['/api/schedule', '2025-01-02']));
+    expect(data).toEqual([{ id: 's1' }]);
+    expect(fetchMock.mock.calls[0]![1]).toMatchObject({ credentials: 'same-origin' });
+  });
+});
+
+describe('query client defaults', () => {
+  it('never retries, never refetches on focus or by interval, and never goes stale', () => {
+    const client = createQueryClient();
+    const { queries, mutations } = client.getDefaultOptions();
+    expect(queries?.retry).toBe(false);
+    expect(queries?.refetchOnWindowFocus).toBe(false);
+    expect(queries?.refetchInterval).toBe(false);
+    expect(queries?.staleTime).toBe(Infinity);
+    expect(typeof queries?.queryFn).toBe('function');
+    expect(mutations?.retry).toBe(false);
+  });
+});

@@ -1,0 +1,14 @@
+/**
+ * Full-page navigations, kept in one module so that tests can replace them
+ * (jsdom does not implement navigation).
+ */
+export const navigation = {
+  /** Replaces the whole page with the given URL (e.g. after login). */
+  assign(url: string): void {
+    window.location.assign(url);
+  },
+  /** Sends the browser to the given URL (e.g. /api/login, /api/logout). */
+  go(url: string): void {
+    window.location.href = url;
+  },
+};

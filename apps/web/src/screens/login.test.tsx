@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { LoginScreen } from './login';
+import { navigation } from '../lib/navigation';
+import { json, mockFetch, renderWithProviders, text } from '../test/utils';
+
+const owner = { name: 'Bruce', username: 'bruce' };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('LoginScreen', () => {
+  it('renders the security texts and a fixed, disabled username', () => {
+    renderWithProviders(<LoginScreen owner={owner} />);
+    const username = screen.getByLabelText('Username') as HTMLInputElement;
+    expect(username.value).toBe('bruce');
+    expect(username.disabled).toBe(true);
+    expect(username.readOnly).toBe(true);
+    expect(screen.getByText('Session auto-expires in half an hour')).toBeTruthy();
+    expect(screen.getByText('All access attempts are logged')).toBeTruthy();
+    expect(screen.getByText('Access restricted to authorized user only')).toBeTruthy();
+  });
+
+  it('toggles password visibility', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<LoginScreen owner={owner} />);
+    const password = screen.getByPlaceholderText('Enter password') as HTMLInputElement;
+    expect(password.type).toBe('password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password.type).toBe('text');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password.type).toBe('password');
+  });
+
+  it('ignores a blank password', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockFetch({});
+    renderWithProviders(<LoginScreen owner={owner} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), '   ');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('ignores submission when the username is unknown', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockFetch({});
+    renderWithProviders(<LoginScreen owner={null} />);
+    expect(screen.getByRole('heading', { name: 'VAULT' })).toBeTruthy();
+    await user.type(screen.getByPlaceholderText('Enter password'), 'secret');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('posts the credentials, shows AUTHENTICATING... and redirects the whole page to /', async () => {
+    const user = userEvent.setup();
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    let release: (r: Response) => void = () => {};
+    const fetchMock = mockFetch({
+      'POST /api/login': () => new Promise<Response>((resolve) => (release = resolve)),
+    });
+    renderWithProviders(<LoginScreen owner={owner} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+
+    const button = await screen.findByRole('button', { name: /AUTHENTICATING\.\.\./ });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]!.body))).toEqual({
+      username: 'bruce',
+      password: 'correct horse',
+    });
+
+    release(json(owner));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/'));
+  });
+
+  it('shows the login error toast', async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'POST /api/login': () => text('Invalid credentials', 401, 'Unauthorized') });
+    renderWithProviders(<LoginScreen owner={owner} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+
+    expect(await screen.findByText('Access Denied')).toBeTruthy();
+    expect(screen.getByText('Invalid credentials. Access restricted to authorized user only.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /SECURE ACCESS/ })).toBeTruthy();
+  });
+});

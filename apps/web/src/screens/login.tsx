@@ -1,0 +1,140 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { Owner } from '@vault/contracts';
+import { apiJson } from '../lib/api';
+import { loginErrorToast } from '../lib/login-errors';
+import { navigation } from '../lib/navigation';
+import { toast } from '../lib/toast';
+import { vaultTitle } from '../lib/session';
+import { ActivityIcon, EyeIcon, EyeOffIcon, LockIcon, ShieldIcon } from '../components/icons';
+
+interface LoginBody {
+  username: string;
+  password: string;
+}
+
+/** The landing page for signed-out visitors (spec section 2.2). */
+export function LoginScreen({ owner }: { owner?: Owner | null }) {
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const usernameId = useId();
+  const passwordId = useId();
+  const statusId = useId();
+  const username = owner?.username ?? '';
+
+  const login = useMutation({
+    mutationFn: (body: LoginBody) => apiJson<Owner>('POST', '/api/login', body),
+    onSuccess: () => {
+      navigation.assign('/');
+    },
+    onError: (error: Error) => {
+      toast({ ...loginErrorToast(error.message), variant: 'destructive' });
+    },
+  });
+
+  const pending = login.isPending || login.isSuccess;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const user = username.trim();
+    if (!user || !password.trim()) return;
+    login.mutate({ username: user, password });
+  }
+
+  return (
+    <main className="flex min-h-dvh items-center justify-center px-4 py-10 sm:px-6">
+      <div className="w-full max-w-md">
+        <div className="mb-6 flex flex-col items-center text-center">
+          <span className="mb-5 flex h-20 w-20 -rotate-6 items-center justify-center rounded-2xl border-[3px] border-black bg-hero-red-deep text-4xl text-white shadow-[6px_6px_0_0_#000]">
+            <ShieldIcon />
+          </span>
+          <h1 className="comic-title break-words text-4xl leading-none text-hero-yellow sm:text-5xl">
+            {vaultTitle(owner?.name)}
+          </h1>
+          <p className="comic-heading mt-3 text-base text-hero-cyan sm:text-lg">Personal Access Portal</p>
+        </div>
+
+        <div className="panel overflow-hidden">
+          <div className="hazard border-b-2 border-black px-3 py-2">
+            <p className="comic-heading mx-auto flex w-fit items-center gap-2 rounded bg-black px-3 py-1 text-sm text-hero-yellow">
+              <LockIcon />
+              MAXIMUM SECURITY ACTIVE
+            </p>
+          </div>
+
+          <form className="space-y-5 p-6 sm:p-8" onSubmit={onSubmit} noValidate aria-describedby={statusId}>
+            <div>
+              <label className="label" htmlFor={usernameId}>
+                Username
+              </label>
+              <input
+                id={usernameId}
+                name="username"
+                className="field font-mono"
+                value={username}
+                readOnly
+                disabled
+                autoComplete="username"
+              />
+            </div>
+
+            <div>
+              <label className="label" htmlFor={passwordId}>
+                Password
+              </label>
+              <div className="relative">
+                <input
+                  id={passwordId}
+                  name="password"
+                  type={showPassword ? 'text' : 'password'}
+                  className="field pr-14"
+                  placeholder="Enter password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  autoComplete="current-password"
+                  autoFocus
+                  required
+                />
+                <button
+                  type="button"
+                  onClick={() => setShowPassword((v) => !v)}
+                  aria-label={showPassword ? 'Hide password' : 'Show password'}
+                  aria-pressed={showPassword}
+                  aria-controls={passwordId}
+                  className="absolute inset-y-1 right-1 flex w-11 items-center justify-center rounded-md text-xl text-muted hover:bg-white/5 hover:text-ink"
+                >
+                  {showPassword ? <EyeOffIcon /> : <EyeIcon />}
+                </button>
+              </div>
+            </div>
+
+            <button type="submit" className="btn btn-red w-full text-lg" disabled={pending} aria-busy={pending}>
+              <LockIcon />
+              {pending ? 'AUTHENTICATING...' : 'SECURE ACCESS'}
+            </button>
+
+            <div id={statusId} className="rounded-lg border-2 border-hero-cyan/40 bg-vault-deep/80 p-4">
+              <p className="comic-heading mb-2 flex items-center gap-2 text-sm text-hero-cyan">
+                <ActivityIcon />
+                Security Status
+              </p>
+              <ul className="space-y-1.5 text-sm text-ink">
+                <li className="flex items-center gap-2">
+                  <span className="h-2 w-2 shrink-0 rounded-full bg-hero-green" aria-hidden="true" />
+                  Session auto-expires in half an hour
+                </li>
+                <li className="flex items-center gap-2">
+                  <span className="h-2 w-2 shrink-0 rounded-full bg-hero-green" aria-hidden="true" />
+                  All access attempts are logged
+                </li>
+              </ul>
+            </div>
+          </form>
+        </div>
+
+        <p className="mt-6 text-center text-sm text-muted">Access restricted to authorized user only</p>
+      </div>
+    </main>
+  );
+}

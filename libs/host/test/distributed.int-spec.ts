@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiClient, createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
+import { OWNER, startDistributedStack } from './stack.js';
+import { describeTargetsApi } from './targets-api.behaviour.js';
+
+describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis', () => {
+  let db: TestDatabase;
+  let stack: Awaited<ReturnType<typeof startDistributedStack>>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const servers = testServers();
+    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl, SESSION_TTL_SECONDS: '1' });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await db?.drop();
+  });
+
+  describe('targets', () => {
+    // A one-second session outlives each of these short exchanges; the expiry test below waits it out.
+    describeTargetsApi(() => stack.url);
+  });
+
+  it('keeps each service in its own schema', async () => {
+    const rows = await db.query<{ table_schema: string; table_name: string }>(
+      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner') order by 1, 2",
+    );
+    expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual(['auth.owner_credential', 'auth.vault_state', 'planner.targets']);
+    const [credential] = await db.query<{ password_hash: string }>('select password_hash from auth.owner_credential');
+    expect(credential.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('ends the session when its time to live has passed, in Redis', async () => {
+    const client = new ApiClient(stack.url);
+    await client.login(OWNER.username, OWNER.password);
+    expect((await client.request('GET', '/api/user')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await client.request('GET', '/api/user')).status).toBe(401);
+  });
+
+  it('answers 503 within 2 seconds while planner-svc is down, and recovers when it is back', async () => {
+    const client = new ApiClient(stack.url);
+    await client.login(OWNER.username, OWNER.password);
+    await stack.stop('planner');
+    try {
+      const started = Date.now();
+      const down = await client.request('GET', '/api/targets');
+      expect(down.status).toBe(503);
+      expect(down.text).toBe('The planner service is unavailable. Try again shortly.');
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await stack.start('planner');
+    }
+    expect((await client.request('GET', '/api/targets')).status).toBe(200);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiClient } from '@vault/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
+import { describeTargetsApi } from './targets-api.behaviour.js';
+
+describe('embedded mode: one process, PGlite files, sessions in memory', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vault-embedded-'));
+  let vault: Awaited<ReturnType<typeof startEmbeddedVault>>;
+
+  beforeAll(async () => {
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, SESSION_TTL_SECONDS: '2' }));
+  });
+
+  afterAll(async () => {
+    await vault?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe('targets', () => {
+    describeTargetsApi(() => vault.url);
+  });
+
+  it('ends the session when its time to live has passed, in memory', async () => {
+    const client = new ApiClient(vault.url);
+    await client.login(OWNER.username, OWNER.password);
+    expect((await client.request('GET', '/api/user')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await client.request('GET', '/api/user')).status).toBe(401);
+  });
+
+  it('keeps its data across a restart', async () => {
+    const client = new ApiClient(vault.url);
+    await client.login(OWNER.username, OWNER.password);
+    await client.request('POST', '/api/targets', { title: 'Survives restart' });
+    await vault.close();
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, VAULT_OWNER_PASSWORD: '' }));
+    const again = new ApiClient(vault.url);
+    // No password configured this time: the hash stored on the first run still signs the owner in.
+    expect((await again.login(OWNER.username, OWNER.password)).status).toBe(200);
+    const titles = (await again.request('GET', '/api/targets')).json.map((t: { title: string }) => t.title);
+    expect(titles).toContain('Survives restart');
+  });
+
+  it('answers its health checks', async () => {
+    const client = new ApiClient(vault.url);
+    expect((await client.request('GET', '/health/live')).status).toBe(200);
+    const ready = await client.request('GET', '/health/ready');
+    expect([ready.status, ready.json.status]).toEqual([200, 'ready']);
+  });
+});

@@ -1,0 +1,57 @@
+import type { INestApplication } from '@nestjs/common';
+import { AuthModule } from '@vault/auth';
+import { PlannerModule } from '@vault/planner';
+import { loadVaultConfig, ownerOptions, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
+
+export const OWNER = { name: 'Agent Nine', username: 'agent', password: 'correct-horse-battery-staple' };
+
+const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', VAULT_OWNER_NAME: OWNER.name, VAULT_OWNER_USERNAME: OWNER.username, VAULT_OWNER_PASSWORD: OWNER.password };
+
+export function urlOf(app: INestApplication): string {
+  const address = app.getHttpServer().address() as { port: number };
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** The distributed mode inside the test process: each app its own Nest application, joined only by NATS. */
+export async function startDistributedStack(env: Record<string, string>) {
+  const config = loadVaultConfig({ ...quiet, VAULT_MODE: 'distributed', ...env });
+  const services = {
+    auth: () => startService(config, 'auth', AuthModule.forRoot({ owner: ownerOptions(config), migrate: true })),
+    planner: () => startService(config, 'planner', PlannerModule.forRoot({ migrate: true })),
+  };
+  const running: Record<string, INestApplication> = {
+    auth: await services.auth(),
+    planner: await services.planner(),
+  };
+  const gateway = await startGateway(config);
+  return {
+    config,
+    url: urlOf(gateway),
+    /** Stops one service, as a crash or a rollout would. */
+    stop: async (name: keyof typeof services) => {
+      await running[name].close();
+      delete running[name];
+    },
+    start: async (name: keyof typeof services) => {
+      running[name] = await services[name]();
+    },
+    close: async () => {
+      await gateway.close();
+      for (const app of Object.values(running)) await app.close();
+    },
+  };
+}
+
+export function embeddedConfig(env: Record<string, string>): VaultConfig {
+  return loadVaultConfig({ ...quiet, VAULT_MODE: 'embedded', ...env });
+}
+
+/** The embedded mode: every service in this one application over the in-process transport. */
+export async function startEmbeddedVault(config: VaultConfig) {
+  const migrate = true;
+  const app = await startEmbedded(config, [
+    AuthModule.forRoot({ owner: ownerOptions(config), migrate }),
+    PlannerModule.forRoot({ migrate }),
+  ]);
+  return { app, url: urlOf(app), close: () => app.close() };
+}

@@ -1,0 +1,5 @@
+import { stopContainers } from './servers.mjs';
+
+export default async function globalTeardown() {
+  await stopContainers();
+}

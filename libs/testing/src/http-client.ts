@@ -1,0 +1,42 @@
+/** A tiny cookie-keeping client for API tests: what a browser would send, nothing more. */
+export class ApiClient {
+  private cookie?: string;
+
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const raw = typeof body === 'string';
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : raw ? (body as string) : JSON.stringify(body),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, text, json: json as any, headers: response.headers };
+  }
+
+  get sessionCookie() {
+    return this.cookie;
+  }
+
+  set sessionCookie(value: string | undefined) {
+    this.cookie = value;
+  }
+
+  login(username: string, password: string) {
+    return this.request('POST', '/api/login', { username, password });
+  }
+}

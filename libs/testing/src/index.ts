@@ -1,0 +1,3 @@
+export * from './servers.js';
+export * from './test-database.js';
+export * from './http-client.js';

@@ -1,0 +1,15 @@
+/** The real servers this integration run talks to, as the global setup published them. */
+export interface TestServers {
+  source: 'testcontainers' | 'environment';
+  databaseUrl: string;
+  natsUrl: string;
+  redisUrl: string;
+}
+
+export function testServers(): TestServers {
+  const databaseUrl = process.env.VAULT_IT_DATABASE_URL;
+  const natsUrl = process.env.VAULT_IT_NATS_URL;
+  const redisUrl = process.env.VAULT_IT_REDIS_URL;
+  if (!databaseUrl || !natsUrl || !redisUrl) throw new Error('Integration servers are unknown: run the suite through its global setup');
+  return { source: process.env.VAULT_IT_SOURCE as TestServers['source'], databaseUrl, natsUrl, redisUrl };
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Distributed mode on one machine: the gateway and each service as its own
+// process, talking over NATS, with PostgreSQL and Redis from the environment
+// (local defaults below). Ctrl-C stops them all.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './lib/build.mjs';
+import { ensureDatabase } from './lib/database.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const env = {
+  ...process.env,
+  VAULT_MODE: 'distributed',
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault',
+  NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+const gatewayPort = Number(process.env.PORT ?? 3000);
+
+/** Each service answers its health check on its own port; the gateway on PORT. */
+export const processes = [
+  { name: 'auth-svc', entry: 'apps/auth-svc/dist/main.js', port: gatewayPort + 101 },
+  { name: 'planner-svc', entry: 'apps/planner-svc/dist/main.js', port: gatewayPort + 102 },
+  { name: 'gateway', entry: 'apps/gateway/dist/main.js', port: gatewayPort },
+];
+
+await ensureBuilt(root);
+await ensureDatabase(env.DATABASE_URL);
+
+const children = processes.map(({ name, entry, port }) => {
+  const child = spawn(process.execPath, [entry], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  // Like a cluster, the others keep serving when one process dies: the gateway answers 503 for its routes.
+  child.on('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`${name} exited (${signal ?? code}); the others keep running\n`);
+    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(stopping ? 0 : 1);
+  });
+  return child;
+});
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 3000).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r))))).then(() => process.exit(code));
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
