@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { INestMicroservice } from '@nestjs/microservices';
+import { defineRpc } from '@vault/contracts';
+import { requestContext } from '@vault/platform';
+import { z } from 'zod';
+import { Handles } from './handles.decorator.js';
+import { InProcessBroker, InProcessServer } from './in-process.transport.js';
+import { RpcClient } from './rpc-client.js';
+import { RpcFailure } from './rpc-failure.js';
+import { TransportModule } from './transport.module.js';
+
+const Add = defineRpc({
+  pattern: 'math.add',
+  request: z.object({ a: z.number(), b: z.number(), at: z.string().optional() }),
+  response: z.object({ sum: z.number(), at: z.string().optional() }),
+});
+const Slow = defineRpc({ pattern: 'math.slow', request: z.object({}), response: z.object({}), timeoutMs: 50 });
+const Unserved = defineRpc({ pattern: 'nobody.home', request: z.object({}), response: z.object({}) });
+
+@Controller()
+class MathHandlers {
+  @Handles(Add)
+  add(request: { a: number; b: number; at?: string }) {
+    // A Date would arrive as a string over NATS; the in-process transport must behave the same.
+    return { sum: request.a + request.b, at: new Date(0) as unknown as string };
+  }
+
+  @Handles(Slow)
+  async slow() {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return {};
+  }
+}
+
+describe('in-process transport', () => {
+  const broker = new InProcessBroker();
+  let services: INestMicroservice;
+  let gateway: INestApplicationContext;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    @Module({ controllers: [MathHandlers] })
+    class MathModule {}
+    @Module({ imports: [TransportModule.forClient({ kind: 'in-process', broker, timeoutMs: 1000 }, 'test')] })
+    class GatewayModule {}
+    services = await NestFactory.createMicroservice(MathModule, { strategy: new InProcessServer(broker), logger: false });
+    await services.listen();
+    gateway = await NestFactory.createApplicationContext(GatewayModule, { logger: false });
+    rpc = gateway.get(RpcClient);
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await services.close();
+  });
+
+  it('round-trips a typed request through JSON, as NATS would', async () => {
+    await expect(rpc.send(Add, { a: 2, b: 3 })).resolves.toEqual({ sum: 5, at: '1970-01-01T00:00:00.000Z' });
+  });
+
+  it('turns a refused request into an RpcFailure with its status', async () => {
+    const failure = await rpc.forward(Add, { a: 'two', b: 3 }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(RpcFailure);
+    expect((failure as RpcFailure).status).toBe(400);
+  });
+
+  it('answers 503 when no service handles the pattern or it misses its deadline', async () => {
+    await expect(rpc.send(Unserved, {})).rejects.toMatchObject({ status: 503, message: 'The nobody service is unavailable. Try again shortly.' });
+    await expect(rpc.send(Slow, {})).rejects.toMatchObject({ status: 503 });
+  });
+
+  it('carries the request id of the caller', async () => {
+    await requestContext.run({ requestId: 'abc' }, async () => {
+      await expect(rpc.send(Add, { a: 1, b: 1 })).resolves.toMatchObject({ sum: 2 });
+    });
+  });
+});

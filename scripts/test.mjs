@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite, tier by tier, as CI runs it. Builds first, then
+// unit (jest + vitest), integration (real PostgreSQL, NATS, Redis), end-to-end
+// (Chromium, both run modes). A tier that fails, runs no test or skips one
+// fails the run.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './lib/build.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reports = `${root}.test-reports`;
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const jest = ['node', ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js']];
+
+const tiers = [
+  {
+    name: 'unit (server, jest)',
+    command: jest[0],
+    args: [...jest[1], '--selectProjects', 'unit', '--json', `--outputFile=${reports}/unit.json`],
+    counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + r.numRuntimeErrorTestSuites, skipped: r.numPendingTests + r.numTodoTests }),
+    report: 'unit.json',
+  },
+  {
+    name: 'unit (web, vitest)',
+    command: 'npx',
+    args: ['vitest', 'run', '--root', 'apps/web', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/web.json`],
+    counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + (r.numTodoTests ?? 0) }),
+    report: 'web.json',
+  },
+  {
+    name: 'integration (PostgreSQL, NATS, Redis)',
+    command: jest[0],
+    args: [...jest[1], '--selectProjects', 'integration', '--runInBand', '--json', `--outputFile=${reports}/integration.json`],
+    counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + r.numRuntimeErrorTestSuites, skipped: r.numPendingTests + r.numTodoTests }),
+    report: 'integration.json',
+  },
+  {
+    name: 'end-to-end (Chromium, embedded + distributed)',
+    command: 'npx',
+    args: ['playwright', 'test', '-c', 'apps/e2e/playwright.config.ts'],
+    counts: (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped }),
+    report: '../apps/e2e/test-results/results.json',
+  },
+];
+
+await ensureBuilt(root);
+
+const only = process.argv.slice(2);
+const results = [];
+for (const tier of tiers) {
+  if (only.length > 0 && !only.some((word) => tier.name.startsWith(word))) continue;
+  process.stdout.write(`\n=== ${tier.name} ===\n`);
+  const started = Date.now();
+  const run = spawnSync(tier.command, tier.args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  let counts;
+  try {
+    counts = tier.counts(JSON.parse(readFileSync(`${reports}/${tier.report}`, 'utf8')));
+  } catch {
+    counts = { passed: 0, failed: 0, skipped: 0 };
+  }
+  const problems = [];
+  if (run.status !== 0) problems.push(`exited with ${run.status ?? run.signal}`);
+  if (counts.passed + counts.failed === 0) problems.push('ran no test');
+  if (counts.skipped > 0) problems.push(`skipped ${counts.skipped}`);
+  results.push({ tier: tier.name, ...counts, seconds: Math.round((Date.now() - started) / 1000), problems });
+}
+
+process.stdout.write('\n=== summary ===\n');
+for (const r of results) {
+  const verdict = r.problems.length === 0 ? 'ok' : `FAILED (${r.problems.join(', ')})`;
+  process.stdout.write(`${r.tier.padEnd(48)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${String(r.seconds).padStart(4)} s  ${verdict}\n`);
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+const broken = results.filter((r) => r.problems.length > 0).length;
+process.stdout.write(`tests: ${passed} passed, ${failed + (failed === 0 ? broken : 0)} failed\n`);
+process.exit(broken > 0 ? 1 : 0);
