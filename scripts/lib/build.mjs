@@ -14,7 +14,8 @@ function run(root, command, args) {
 export async function ensureBuilt(root) {
   if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
     process.stdout.write('Installing dependencies (first run)...\n');
-    run(root, 'npm', ['ci', '--no-audit', '--no-fund']);
+    // Not `npm ci`: the registry here serves only this platform's native builds, which `ci` reads as a stale lock.
+    run(root, 'npm', ['install', '--no-audit', '--no-fund']);
   }
   run(root, 'npx', ['nx', 'run-many', '-t', 'build', '--output-style=static']);
 }
