@@ -17,7 +17,8 @@ export type Connection =
 
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
   if (options.kind === 'pglite') {
-    mkdirSync(options.dataDir, { recursive: true });
+    // Owner-only: the files are the owner's private life.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const client = await PGlite.create(options.dataDir);
     return {
       kind: 'pglite',
