@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { setOwnerPassword } from '@vault/auth';
+import { openConnection } from '@vault/persistence';
 import { ApiClient } from '@vault/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,18 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     expect((await again.login(OWNER.username, OWNER.password)).status).toBe(200);
     const titles = (await again.request('GET', '/api/targets')).json.map((t: { title: string }) => t.title);
     expect(titles).toContain('Survives restart');
+  });
+
+  it('signs in with the password the CLI set, and no longer with the old one', async () => {
+    await vault.close();
+    const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
+    await expect(setOwnerPassword(connection, 'short')).rejects.toThrow('at least 12 characters');
+    await setOwnerPassword(connection, 'a brand new passphrase');
+    await connection.close();
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, VAULT_OWNER_PASSWORD: '' }));
+    const client = new ApiClient(vault.url);
+    expect((await client.login(OWNER.username, OWNER.password)).status).toBe(401);
+    expect((await client.login(OWNER.username, 'a brand new passphrase')).status).toBe(200);
   });
 
   it('answers its health checks', async () => {

@@ -3,7 +3,7 @@ import { Controller, Module, type INestApplicationContext } from '@nestjs/common
 import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/microservices';
 import { defineRpc } from '@vault/contracts';
-import { requestContext } from '@vault/platform';
+import { currentRequestId, requestContext } from '@vault/platform';
 import { z } from 'zod';
 import { Handles } from './handles.decorator.js';
 import { InProcessBroker, InProcessServer } from './in-process.transport.js';
@@ -17,6 +17,7 @@ const Add = defineRpc({
   response: z.object({ sum: z.number(), at: z.string().optional() }),
 });
 const Slow = defineRpc({ pattern: 'math.slow', request: z.object({}), response: z.object({}), timeoutMs: 50 });
+const WhoAsks = defineRpc({ pattern: 'math.who', request: z.object({}), response: z.object({ requestId: z.string().optional() }) });
 const Unserved = defineRpc({ pattern: 'nobody.home', request: z.object({}), response: z.object({}) });
 
 @Controller()
@@ -25,6 +26,11 @@ class MathHandlers {
   add(request: { a: number; b: number; at?: string }) {
     // A Date would arrive as a string over NATS; the in-process transport must behave the same.
     return { sum: request.a + request.b, at: new Date(0) as unknown as string };
+  }
+
+  @Handles(WhoAsks)
+  who() {
+    return { requestId: currentRequestId() };
   }
 
   @Handles(Slow)
@@ -73,7 +79,7 @@ describe('in-process transport', () => {
 
   it('carries the request id of the caller', async () => {
     await requestContext.run({ requestId: 'abc' }, async () => {
-      await expect(rpc.send(Add, { a: 1, b: 1 })).resolves.toMatchObject({ sum: 2 });
+      await expect(rpc.send(WhoAsks, {})).resolves.toEqual({ requestId: 'abc' });
     });
   });
 });
