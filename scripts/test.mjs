@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, tier by tier, as CI runs it. Builds first, then
-// unit (jest + vitest), integration (real PostgreSQL, NATS, Redis), end-to-end
+// lint (module boundaries), unit (jest + vitest), integration (real PostgreSQL, NATS, Redis), end-to-end
 // (Chromium, both run modes). A tier that fails, runs no test or skips one
 // fails the run.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,13 @@ mkdirSync(reports, { recursive: true });
 const jest = ['node', ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js']];
 
 const tiers = [
+  {
+    name: 'lint (module boundaries)',
+    command: 'node',
+    args: ['scripts/check-boundaries.mjs', `${reports}/boundaries.json`],
+    counts: (r) => ({ ...r, skipped: 0 }),
+    report: 'boundaries.json',
+  },
   {
     name: 'unit (server, jest)',
     command: jest[0],
