@@ -3,3 +3,8 @@ export * from './validation.js';
 export * from './fields.js';
 export * from './auth.contracts.js';
 export * from './targets.contracts.js';
+export * from './planner-fields.js';
+export * from './schedule.contracts.js';
+export * from './missions.contracts.js';
+export * from './studies.contracts.js';
+export * from './balance.contracts.js';

@@ -6,6 +6,10 @@ import { SessionController } from './auth/session.controller.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway.options.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { WebApp } from './http/web-app.js';
+import { ActivitiesController } from './planner/activities.controller.js';
+import { BalanceController } from './planner/balance.controller.js';
+import { ScheduleController, WeeklyTemplatesController } from './planner/schedule.controller.js';
+import { StudiesController } from './planner/studies.controller.js';
 import { TargetsController } from './planner/targets.controller.js';
 import { MemorySessionStore } from './session/memory-session.store.js';
 import { RedisSessionStore } from './session/redis-session.store.js';
@@ -28,7 +32,16 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [PassportModule],
-      controllers: [SessionController, SystemController, TargetsController],
+      controllers: [
+        SessionController,
+        SystemController,
+        TargetsController,
+        WeeklyTemplatesController,
+        ScheduleController,
+        ActivitiesController,
+        StudiesController,
+        BalanceController,
+      ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },
         {

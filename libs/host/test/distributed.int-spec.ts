@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiClient, createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
-import { OWNER, startDistributedStack } from './stack.js';
+import { OWNER, startDistributedStack, urlOf } from './stack.js';
+import { startGateway } from '../src/index.js';
+import { describePlannerApi } from './planner-api.behaviour.js';
 import { describeTargetsApi } from './targets-api.behaviour.js';
 
 describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis', () => {
@@ -10,7 +12,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
   beforeAll(async () => {
     db = await createTestDatabase();
     const servers = testServers();
-    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl, SESSION_TTL_SECONDS: '1' });
+    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl });
   });
 
   afterAll(async () => {
@@ -18,26 +20,39 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     await db?.drop();
   });
 
-  describe('targets', () => {
-    // A one-second session outlives each of these short exchanges; the expiry test below waits it out.
-    describeTargetsApi(() => stack.url);
-  });
+  describe('targets', () => describeTargetsApi(() => stack.url));
+  describe('planner', () => describePlannerApi(() => stack.url));
 
   it('keeps each service in its own schema', async () => {
     const rows = await db.query<{ table_schema: string; table_name: string }>(
       "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner') order by 1, 2",
     );
-    expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual(['auth.owner_credential', 'auth.vault_state', 'planner.targets']);
+    expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
+      'auth.owner_credential',
+      'auth.vault_state',
+      'planner.activities',
+      'planner.balance',
+      'planner.schedule_items',
+      'planner.studies',
+      'planner.targets',
+      'planner.weekly_templates',
+    ]);
     const [credential] = await db.query<{ password_hash: string }>('select password_hash from auth.owner_credential');
     expect(credential.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it('ends the session when its time to live has passed, in Redis', async () => {
-    const client = new ApiClient(stack.url);
-    await client.login(OWNER.username, OWNER.password);
-    expect((await client.request('GET', '/api/user')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await client.request('GET', '/api/user')).status).toBe(401);
+    // A second gateway replica with a one-second session lifetime, sharing Redis and NATS.
+    const shortLived = await startGateway({ ...stack.config, SESSION_TTL_SECONDS: 1 });
+    try {
+      const client = new ApiClient(urlOf(shortLived));
+      await client.login(OWNER.username, OWNER.password);
+      expect((await client.request('GET', '/api/user')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await client.request('GET', '/api/user')).status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
   });
 
   it('answers 503 within 2 seconds while planner-svc is down, and recovers when it is back', async () => {

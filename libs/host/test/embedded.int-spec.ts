@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
+import { describePlannerApi } from './planner-api.behaviour.js';
 import { describeTargetsApi } from './targets-api.behaviour.js';
 
 describe('embedded mode: one process, PGlite files, sessions in memory', () => {
@@ -13,7 +14,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
   let vault: Awaited<ReturnType<typeof startEmbeddedVault>>;
 
   beforeAll(async () => {
-    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, SESSION_TTL_SECONDS: '2' }));
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
   });
 
   afterAll(async () => {
@@ -21,16 +22,19 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  describe('targets', () => {
-    describeTargetsApi(() => vault.url);
-  });
+  describe('targets', () => describeTargetsApi(() => vault.url));
+  describe('planner', () => describePlannerApi(() => vault.url));
 
   it('ends the session when its time to live has passed, in memory', async () => {
+    await vault.close();
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, SESSION_TTL_SECONDS: '1' }));
     const client = new ApiClient(vault.url);
     await client.login(OWNER.username, OWNER.password);
     expect((await client.request('GET', '/api/user')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await client.request('GET', '/api/user')).status).toBe(401);
+    await vault.close();
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
   });
 
   it('keeps its data across a restart', async () => {

@@ -1,6 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { PLANNER_DB, PLANNER_MIGRATIONS } from './database.js';
+import { BalanceHandlers } from './balance/balance.handlers.js';
+import { BalanceRepository } from './balance/balance.repository.js';
+import { ActivitiesHandlers } from './missions/activities.handlers.js';
+import { ActivitiesRepository } from './missions/activities.repository.js';
+import { ScheduleHandlers } from './schedule/schedule.handlers.js';
+import { ScheduleRepository } from './schedule/schedule.repository.js';
+import { WeeklyTemplatesRepository } from './schedule/weekly-templates.repository.js';
+import { StudiesHandlers } from './studies/studies.handlers.js';
+import { StudiesRepository } from './studies/studies.repository.js';
 import { TargetsHandlers } from './targets/targets.handlers.js';
 import { TargetsRepository } from './targets/targets.repository.js';
 
@@ -9,7 +18,7 @@ export interface PlannerOptions {
   migrate: boolean;
 }
 
-/** planner-svc: targets, and later templates, schedule, missions, studies and balance. */
+/** planner-svc: targets, weekly templates and the day's schedule, custom missions, studies and the balance. */
 @Module({})
 export class PlannerModule {
   static forRoot(options: PlannerOptions): DynamicModule {
@@ -23,8 +32,8 @@ export class PlannerModule {
           migrate: options.migrate,
         }),
       ],
-      controllers: [TargetsHandlers],
-      providers: [TargetsRepository],
+      controllers: [TargetsHandlers, ScheduleHandlers, ActivitiesHandlers, StudiesHandlers, BalanceHandlers],
+      providers: [TargetsRepository, WeeklyTemplatesRepository, ScheduleRepository, ActivitiesRepository, StudiesRepository, BalanceRepository],
     };
   }
 }

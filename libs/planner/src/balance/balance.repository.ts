@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { INITIAL_BALANCE } from '@vault/contracts';
+import type { Database } from '@vault/persistence';
+import { and, eq, gte, sql } from 'drizzle-orm';
+import { InjectPlannerDb } from '../database.js';
+import { balance } from '../schema/balance.table.js';
+
+@Injectable()
+export class BalanceRepository {
+  constructor(@InjectPlannerDb() private readonly db: Database) {}
+
+  async read(): Promise<number> {
+    const [row] = await this.db.select({ amount: balance.amount }).from(balance).where(eq(balance.id, 1));
+    return row ? Number(row.amount) : INITIAL_BALANCE;
+  }
+
+  /**
+   * One guarded UPDATE: the row lock makes concurrent subtractions queue, and
+   * the guard refuses any that would go below zero. Undefined when refused.
+   */
+  async subtract(amount: number): Promise<number | undefined> {
+    const value = String(amount);
+    const [row] = await this.db
+      .update(balance)
+      .set({ amount: sql`${balance.amount} - ${value}::numeric` })
+      .where(and(eq(balance.id, 1), gte(balance.amount, value)))
+      .returning({ amount: balance.amount });
+    return row ? Number(row.amount) : undefined;
+  }
+}

@@ -1,0 +1,90 @@
+import { Controller } from '@nestjs/common';
+import {
+  ApplyWeeklyTemplates,
+  CompleteScheduleItem,
+  CreateWeeklyTemplate,
+  DeleteWeeklyTemplate,
+  GetSchedule,
+  ListWeeklyTemplates,
+  ListWeeklyTemplatesForDay,
+  dayOfWeekOf,
+  type RpcRequest,
+  type ScheduleItem,
+  type WeeklyTemplate,
+} from '@vault/contracts';
+import { Handles, RpcFailure } from '@vault/transport';
+import type { ScheduleItemRow } from '../schema/schedule-items.table.js';
+import type { WeeklyTemplateRow } from '../schema/weekly-templates.table.js';
+import { ScheduleRepository } from './schedule.repository.js';
+import { WeeklyTemplatesRepository } from './weekly-templates.repository.js';
+
+/** Weekly templates and the day's schedule made from them. */
+@Controller()
+export class ScheduleHandlers {
+  constructor(
+    private readonly templates: WeeklyTemplatesRepository,
+    private readonly schedule: ScheduleRepository,
+  ) {}
+
+  @Handles(ListWeeklyTemplates)
+  async listTemplates(): Promise<WeeklyTemplate[]> {
+    return (await this.templates.list()).map(toWeeklyTemplate);
+  }
+
+  @Handles(ListWeeklyTemplatesForDay)
+  async listTemplatesForDay(request: RpcRequest<typeof ListWeeklyTemplatesForDay>): Promise<WeeklyTemplate[]> {
+    return (await this.templates.listForDay(request.dayOfWeek)).map(toWeeklyTemplate);
+  }
+
+  @Handles(CreateWeeklyTemplate)
+  async createTemplate(request: RpcRequest<typeof CreateWeeklyTemplate>): Promise<WeeklyTemplate> {
+    return toWeeklyTemplate(await this.templates.create(request));
+  }
+
+  @Handles(DeleteWeeklyTemplate)
+  async deleteTemplate(request: RpcRequest<typeof DeleteWeeklyTemplate>) {
+    if (!(await this.templates.remove(request.id))) throw RpcFailure.notFound('Template not found');
+    return { id: request.id };
+  }
+
+  @Handles(GetSchedule)
+  async day(request: RpcRequest<typeof GetSchedule>): Promise<ScheduleItem[]> {
+    return (await this.schedule.forDate(request.date)).map(toScheduleItem);
+  }
+
+  @Handles(ApplyWeeklyTemplates)
+  async apply(request: RpcRequest<typeof ApplyWeeklyTemplates>): Promise<ScheduleItem[]> {
+    await this.schedule.addFromTemplates(request.date, await this.templates.listForDay(dayOfWeekOf(request.date)));
+    return (await this.schedule.forDate(request.date)).map(toScheduleItem);
+  }
+
+  @Handles(CompleteScheduleItem)
+  async complete(request: RpcRequest<typeof CompleteScheduleItem>): Promise<ScheduleItem> {
+    const item = await this.schedule.complete(request.id);
+    if (!item) throw RpcFailure.notFound('Schedule item not found');
+    return toScheduleItem(item);
+  }
+}
+
+function toWeeklyTemplate(row: WeeklyTemplateRow): WeeklyTemplate {
+  return {
+    id: row.id,
+    title: row.title,
+    ...(row.description ? { description: row.description } : {}),
+    time: row.time,
+    dayOfWeek: row.dayOfWeek,
+    isRepeating: row.isRepeating,
+  };
+}
+
+function toScheduleItem(row: ScheduleItemRow): ScheduleItem {
+  return {
+    id: row.id,
+    date: row.date,
+    time: row.time,
+    title: row.title,
+    ...(row.description ? { description: row.description } : {}),
+    completed: row.completed,
+    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
+  };
+}
