@@ -40,6 +40,25 @@ describe('routes when signed out', () => {
     expect(screen.queryByText('Personal Access Portal')).toBeNull();
   });
 
+  it('while authentication loads, shows INITIALIZING VAULT... on / and 404 on any other path', async () => {
+    const routes = {
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => new Promise<Response>(() => {}),
+    };
+    mockFetch(routes);
+    const landing = renderWithProviders(<App />, { route: '/', withToaster: false });
+    expect(await screen.findByText('INITIALIZING VAULT...')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByText('INITIALIZING VAULT...')).toBeTruthy();
+    expect(screen.queryByText('Personal Access Portal')).toBeNull();
+    landing.unmount();
+
+    mockFetch(routes);
+    renderWithProviders(<App />, { route: '/targets', withToaster: false });
+    expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
+  });
+
   it('shows INITIALIZING VAULT... while the status is unknown', async () => {
     mockFetch({ 'GET /api/system/status': () => new Promise<Response>(() => {}) });
     renderWithProviders(<App />, { route: '/', withToaster: false });
@@ -98,6 +117,31 @@ describe('routes when signed in', () => {
     expect(screen.getByText('SECURE CONNECTION')).toBeTruthy();
     const current = screen.getByRole('link', { name: 'COMMAND CENTER' });
     expect(current.getAttribute('aria-current')).toBe('page');
+  });
+
+  it.each([
+    ['/', 'COMMAND CENTER', 'COMMAND CENTER'],
+    ['/weekly-schedule', 'WEEKLY SCHEDULE TEMPLATES', 'SCHEDULE'],
+    ['/journal', 'Intelligence Vault', 'INTEL VAULT'],
+    ['/targets', 'Target Elimination System', 'TARGETS'],
+    ['/bonaparte', 'BONAPARTE', 'BONAPARTE'],
+    ['/logs', 'LOGS', 'LOGS'],
+    ['/studies-archive', 'STUDIES ARCHIVE', null],
+  ])('shows %s with its title and highlights its navigation button', async (route, title, navLabel) => {
+    // Every domain read answers an empty list; the status, owner and user as usual.
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/system/status') return json({ destroyed: false });
+      if (url === '/api/system/owner' || url === '/api/user') return json(owner);
+      if (url === '/api/bonaparte/balance') return json({ amount: 5 });
+      return json([]);
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithProviders(<App />, { route, withToaster: false });
+
+    expect(await screen.findByRole('heading', { level: 1, name: title }, { timeout: 3000 })).toBeTruthy();
+    const current = screen.queryAllByRole('link').filter((link) => link.getAttribute('aria-current') === 'page');
+    expect(current.map((link) => link.textContent)).toEqual(navLabel ? [navLabel] : []);
   });
 
   it('shows 404 for an unknown path', async () => {

@@ -35,13 +35,13 @@ function VaultGate() {
 function AuthGate({ owner }: { owner: ReturnType<typeof useOwner> }) {
   const auth = useAuth();
 
-  if (auth.isLoading) return <InitializingScreen />;
-
-  if (!auth.isAuthenticated) {
-    if (owner.isPending) return <InitializingScreen />;
+  // Signed out, or not yet known to be signed in: only / is offered (the login screen,
+  // or "INITIALIZING VAULT..." while the answers it needs are on their way).
+  if (auth.isLoading || !auth.isAuthenticated) {
+    const landing = auth.isLoading || owner.isPending ? <InitializingScreen /> : <LoginScreen owner={owner.data} />;
     return (
       <Routes>
-        <Route path="/" element={<LoginScreen owner={owner.data} />} />
+        <Route path="/" element={landing} />
         <Route path="*" element={<NotFoundScreen />} />
       </Routes>
     );

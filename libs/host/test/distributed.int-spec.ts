@@ -41,20 +41,6 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     expect(credential.password_hash).toMatch(/^\$argon2id\$/);
   });
 
-  it('ends the session when its time to live has passed, in Redis', async () => {
-    // A second gateway replica with a one-second session lifetime, sharing Redis and NATS.
-    const shortLived = await startGateway({ ...stack.config, SESSION_TTL_SECONDS: 1 });
-    try {
-      const client = new ApiClient(urlOf(shortLived));
-      await client.login(OWNER.username, OWNER.password);
-      expect((await client.request('GET', '/api/user')).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      expect((await client.request('GET', '/api/user')).status).toBe(401);
-    } finally {
-      await shortLived.close();
-    }
-  });
-
   it('answers 503 within 2 seconds while planner-svc is down, and recovers when it is back', async () => {
     const client = new ApiClient(stack.url);
     await client.login(OWNER.username, OWNER.password);
@@ -70,4 +56,21 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     }
     expect((await client.request('GET', '/api/targets')).status).toBe(200);
   });
+  // Kept after the 503 test: starting this second in-process gateway before
+  // planner-svc restarts left one NATS connection open after close (a test-only
+  // sequence, still unexplained), and Jest then never exits.
+  it('ends the session when its time to live has passed, in Redis', async () => {
+    // A second gateway replica with a one-second session lifetime, sharing Redis and NATS.
+    const shortLived = await startGateway({ ...stack.config, SESSION_TTL_SECONDS: 1 });
+    try {
+      const client = new ApiClient(urlOf(shortLived));
+      await client.login(OWNER.username, OWNER.password);
+      expect((await client.request('GET', '/api/user')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await client.request('GET', '/api/user')).status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { RpcContract, RpcEnvelope, RpcInput, RpcReply, RpcResponse } from '@vault/contracts';
 import { currentRequestId } from '@vault/platform';
@@ -15,7 +15,7 @@ export const TRANSPORT_OPTIONS = Symbol('TRANSPORT_OPTIONS');
  * status, or 503 when the service does not answer in time.
  */
 @Injectable()
-export class RpcClient implements OnApplicationShutdown {
+export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RpcClient.name);
 
   constructor(
@@ -54,6 +54,15 @@ export class RpcClient implements OnApplicationShutdown {
       throw new RpcFailure(502, `The ${contract.pattern.split('.')[0]} service sent an invalid reply.`);
     }
     return parsed.data as RpcResponse<C>;
+  }
+
+  /**
+   * Connects once at start instead of on the first call, so concurrent first
+   * calls cannot open two connections (one would outlive shutdown). A broker
+   * that is down is not fatal: calls answer 503 and the client retries.
+   */
+  async onApplicationBootstrap() {
+    await this.proxy.connect().catch((error: Error) => this.logger.warn(`transport not connected yet: ${error.message}`));
   }
 
   async onApplicationShutdown() {

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AppHeader, formatClock } from './header';
 import { navigation } from '../lib/navigation';
-import { renderWithProviders } from '../test/utils';
+import { json, mockFetch, renderWithProviders } from '../test/utils';
+import { setViewportWidth } from '../test/viewport';
 
 afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
@@ -42,6 +45,57 @@ describe('AppHeader', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     await user.click(toggle);
     expect(screen.getByRole('button', { name: 'Close navigation menu' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('closes the mobile menu with Escape and returns focus to the toggle', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<AppHeader />);
+    await user.click(screen.getByRole('button', { name: 'Open navigation menu' }));
+    await user.keyboard('{Escape}');
+    const toggle = screen.getByRole('button', { name: 'Open navigation menu' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(toggle);
+  });
+
+  it('offers the settings dropdown from 768 px and leaves it out of the DOM below', () => {
+    setViewportWidth(768);
+    const desktop = renderWithProviders(<AppHeader />);
+    expect(screen.getByRole('button', { name: 'SETTINGS' })).toBeTruthy();
+    desktop.unmount();
+
+    setViewportWidth(767);
+    renderWithProviders(<AppHeader />);
+    expect(screen.queryByRole('button', { name: 'SETTINGS' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Open navigation menu' })).toBeTruthy();
+  });
+
+  it('shows SECURE CONNECTION and a clock that ticks every second', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date(2025, 0, 1, 23, 59, 58));
+    renderWithProviders(<AppHeader />);
+    expect(screen.getByText('SECURE CONNECTION')).toBeTruthy();
+    const clock = screen.getByTestId('header-clock');
+    expect(clock.textContent).toBe('23:59:58');
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(clock.textContent).toBe('23:59:59');
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(clock.textContent).toBe('00:00:00');
+  });
+
+  it('shows the PUBLIC ACCESS badge only while global access is on', async () => {
+    mockFetch({ 'GET /api/user': () => json({ name: 'Bruce', username: 'bruce', globalAccess: true }) });
+    const on = renderWithProviders(<AppHeader />);
+    expect(await screen.findByText('PUBLIC ACCESS')).toBeTruthy();
+    on.unmount();
+
+    mockFetch({ 'GET /api/user': () => json({ name: 'Bruce', username: 'bruce' }) });
+    renderWithProviders(<AppHeader />);
+    expect(await screen.findByText("Bruce's VAULT")).toBeTruthy();
+    expect(screen.queryByText('PUBLIC ACCESS')).toBeNull();
   });
 
   it('formats the clock in 24-hour time', () => {

@@ -1,8 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
+import { DESKTOP_QUERY, useMediaQuery } from '../lib/media-query';
 import { navigation } from '../lib/navigation';
-import { useAuth, vaultTitle } from '../lib/session';
-import { CloseIcon, LogOutIcon, MenuIcon, ShieldIcon } from './icons';
+import { isGlobalAccessOn, useAuth, vaultTitle } from '../lib/session';
+import { CloseIcon, GlobeIcon, LogOutIcon, MenuIcon, ShieldIcon } from './icons';
+import { SettingsMenu } from './settings-panel';
 
 export interface NavItem {
   to: string;
@@ -21,6 +23,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
 
 export const LOGOUT_CONFIRM = 'Terminate secure session?';
 export const LOGOUT_ENDPOINT = '/api/logout';
+export const CLOCK_INTERVAL_MS = 1000;
 
 /** 24-hour HH:MM:SS. */
 export function formatClock(date: Date): string {
@@ -28,19 +31,27 @@ export function formatClock(date: Date): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-function useClock(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 export function logout(): void {
   if (window.confirm(LOGOUT_CONFIRM)) {
     navigation.go(LOGOUT_ENDPOINT);
   }
+}
+
+/** The live clock; its own component so that only it re-renders every second. */
+function Clock() {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), CLOCK_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="whitespace-nowrap font-mono text-ink">
+      <span className="sr-only">Current time </span>
+      <time dateTime={now.toISOString()} data-testid="header-clock">
+        {formatClock(now)}
+      </time>
+    </span>
+  );
 }
 
 function navClass({ isActive }: { isActive: boolean }): string {
@@ -55,41 +66,64 @@ function navClass({ isActive }: { isActive: boolean }): string {
 /** Header of every signed-in screen (spec section 2.3). */
 export function AppHeader() {
   const { user } = useAuth();
-  const now = useClock();
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
+  const publicAccess = isGlobalAccessOn(user);
 
   // Close the mobile menu after navigating.
   useEffect(() => {
     setMenuOpen(false);
   }, [location.pathname]);
 
+  // Escape closes the open mobile menu and hands focus back to its toggle.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
+
   return (
     <header className="sticky top-0 z-40 border-b-2 border-black bg-vault-deep/95 shadow-[0_4px_0_0_#000] backdrop-blur">
       <div className="h-1 bg-gradient-to-r from-hero-red-deep via-hero-yellow to-hero-cyan" aria-hidden="true" />
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <div className="flex items-center gap-3 py-3">
-          <span className="flex h-11 w-11 shrink-0 -rotate-6 items-center justify-center rounded-xl border-2 border-black bg-hero-red-deep text-2xl text-white shadow-[3px_3px_0_0_#000]">
+          <span
+            className="flex h-11 w-11 shrink-0 -rotate-6 items-center justify-center rounded-xl border-2 border-black bg-hero-red-deep text-2xl text-white shadow-comic-sm"
+            aria-hidden="true"
+          >
             <ShieldIcon />
           </span>
           <div className="min-w-0 flex-1">
             <p className="comic-heading truncate text-2xl leading-none text-hero-yellow sm:text-3xl">{vaultTitle(user?.name)}</p>
-            <p className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs font-semibold tracking-wider text-hero-green sm:text-sm sm:tracking-widest">
+            <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs font-semibold tracking-wider text-hero-green sm:text-sm sm:tracking-widest">
               <span className="flex items-center gap-2 whitespace-nowrap">
                 <span className="h-2 w-2 shrink-0 animate-pulse rounded-full bg-hero-green" aria-hidden="true" />
                 SECURE CONNECTION
               </span>
-              <time className="whitespace-nowrap font-mono text-ink" dateTime={now.toISOString()} aria-label="Current time">
-                {formatClock(now)}
-              </time>
-            </p>
+              <Clock />
+              {publicAccess ? (
+                <span className="badge gap-1 bg-hero-yellow text-black" title="Global access is on: anyone can open the vault">
+                  <GlobeIcon />
+                  PUBLIC ACCESS
+                </span>
+              ) : null}
+            </div>
           </div>
+          {isDesktop ? <SettingsMenu globalAccess={publicAccess} /> : null}
           <button type="button" onClick={logout} className="btn btn-red px-3 text-sm sm:px-4" aria-label="Logout">
             <LogOutIcon />
             <span className="hidden sm:inline">LOGOUT</span>
           </button>
           <button
+            ref={toggleRef}
             type="button"
             className="btn btn-ghost px-3 text-xl md:hidden"
             aria-expanded={menuOpen}

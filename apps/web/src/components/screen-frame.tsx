@@ -35,18 +35,22 @@ export function ScreenFrame({
   );
 }
 
-/** A titled panel card. */
+/** A titled panel card; `actions` sit at the right of its heading. */
 export function Panel({
   title,
+  subtitle,
   icon,
   accent = 'cyan',
+  actions,
   children,
   className = '',
   headingLevel = 2,
 }: {
   title: string;
+  subtitle?: ReactNode;
   icon?: ReactNode;
   accent?: 'cyan' | 'red' | 'yellow' | 'green';
+  actions?: ReactNode;
   children?: ReactNode;
   className?: string;
   headingLevel?: 2 | 3;
@@ -59,11 +63,17 @@ export function Panel({
   }[accent];
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
-    <section className={`panel p-5 sm:p-6 ${className}`}>
-      <Heading className={`comic-heading mb-4 flex items-center gap-2 text-xl ${accentClass}`}>
-        {icon}
-        {title}
-      </Heading>
+    <section className={`panel min-w-0 p-5 sm:p-6 ${className}`}>
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <Heading className={`comic-heading flex items-center gap-2 text-xl ${accentClass}`}>
+            {icon}
+            {title}
+          </Heading>
+          {subtitle ? <p className="mt-1 text-sm text-muted">{subtitle}</p> : null}
+        </div>
+        {actions ? <div className="flex shrink-0 flex-wrap gap-2">{actions}</div> : null}
+      </div>
       {children}
     </section>
   );

@@ -25,6 +25,11 @@ describe('apiRequest (error text rule)', () => {
     );
   });
 
+  it('keeps the body as it is, even when it looks like JSON', async () => {
+    mockFetch({ 'GET /api/logs': () => text('{"message":"nope"}', 503, 'Service Unavailable') });
+    await expect(apiRequest('GET', '/api/logs')).rejects.toThrow(new Error('503: {"message":"nope"}'));
+  });
+
   it('sends JSON with the session credentials', async () => {
     const fetchMock = mockFetch({ 'POST /api/targets': () => json({ id: '1' }, 201) });
     const result = await apiJson<{ id: string }>('POST', '/api/targets', { title: 'A' });

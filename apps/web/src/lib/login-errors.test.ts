@@ -31,4 +31,14 @@ describe('loginErrorToast', () => {
       });
     }
   });
+
+  it('checks in the order of the spec table: locked, Rate limit, Invalid credentials', () => {
+    expect(loginErrorToast('429: Rate limit exceeded; account locked').title).toBe('Account Locked');
+    expect(loginErrorToast('401: Invalid credentials. Rate limit close').title).toBe('Too Many Attempts');
+  });
+
+  it('matches the words as the spec writes them', () => {
+    expect(loginErrorToast('429: rate limit exceeded').title).toBe('Authentication Failed');
+    expect(loginErrorToast('401: invalid credentials').title).toBe('Authentication Failed');
+  });
 });

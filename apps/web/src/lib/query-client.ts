@@ -1,12 +1,32 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { getQueryFn } from './api';
+import { handleUnauthorized } from './unauthorized';
+
+/** What a query may tell the shared error handling. */
+export interface VaultQueryMeta extends Record<string, unknown> {
+  /** "immediate": the balance screen's Unauthorized rule (no toast, redirect at once). */
+  unauthorized?: 'immediate';
+}
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: VaultQueryMeta;
+  }
+}
 
 /**
  * Data fetching defaults (spec section 7): no retries, no refetch on window focus,
- * no polling, and cached data never goes stale.
+ * no polling, and cached data never goes stale. A read refused with 401
+ * Unauthorized sends the owner to the login endpoint (spec section 8), wherever
+ * the read was made; a failed action reports itself (see toastFailure).
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        handleUnauthorized(error, { immediate: query.meta?.unauthorized === 'immediate' });
+      },
+    }),
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),

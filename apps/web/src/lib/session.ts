@@ -20,11 +20,17 @@ export function useOwner() {
   return useQuery<Owner>({ queryKey: OWNER_KEY });
 }
 
+/**
+ * The current-user answer. `globalAccess` tells whether the vault is open to
+ * everyone (settings, TO THE MOON); a server that does not send it means off.
+ */
+export type CurrentUser = Owner & { globalAccess?: boolean };
+
 /** The signed-in user; null when the server answers 401. */
-export function useAuth(): { user: Owner | null; isLoading: boolean; isAuthenticated: boolean } {
-  const query = useQuery<Owner | null>({
+export function useAuth(): { user: CurrentUser | null; isLoading: boolean; isAuthenticated: boolean } {
+  const query = useQuery<CurrentUser | null>({
     queryKey: USER_KEY,
-    queryFn: getQueryFn<Owner | null>({ on401: 'returnNull' }),
+    queryFn: getQueryFn<CurrentUser | null>({ on401: 'returnNull' }),
   });
   const user = query.data ?? null;
   return { user, isLoading: query.isPending, isAuthenticated: user !== null };
@@ -34,4 +40,9 @@ export function useAuth(): { user: Owner | null; isLoading: boolean; isAuthentic
 export function vaultTitle(name: string | undefined | null): string {
   const trimmed = name?.trim();
   return trimmed ? `${trimmed}'s VAULT` : 'VAULT';
+}
+
+/** Global access is on only when the server says so explicitly. */
+export function isGlobalAccessOn(user: CurrentUser | null | undefined): boolean {
+  return user?.globalAccess === true;
 }

@@ -1,4 +1,8 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Target } from '@vault/contracts';
+import { apiJson } from './api';
+import { toast } from './toast';
+import { toastFailure } from './unauthorized';
 
 export const TARGETS_KEY = ['/api/targets'] as const;
 
@@ -27,4 +31,60 @@ export function formatDate(value: string | null | undefined): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** The target list, shared by the targets screen and the dashboard. */
+export function useTargets() {
+  return useQuery<Target[]>({ queryKey: TARGETS_KEY });
+}
+
+export interface CreateTargetInput {
+  title: string;
+  description?: string;
+}
+
+/** The request body for a new target (spec section 5); null when the title is blank. */
+export function newTargetBody(title: string, description = ''): CreateTargetInput | null {
+  const trimmedTitle = title.trim();
+  if (!trimmedTitle) return null;
+  const notes = description.trim();
+  return notes ? { title: trimmedTitle, description: notes } : { title: trimmedTitle };
+}
+
+/**
+ * Marks a new target. The two places that do it word their toasts differently
+ * (spec section 8): the targets screen explains, the dashboard is terse.
+ */
+export function useCreateTarget(place: 'screen' | 'dashboard') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateTargetInput) => apiJson<Target>('POST', '/api/targets', body),
+    onSuccess: async () => {
+      toast(
+        place === 'screen'
+          ? { title: 'Target Marked', description: 'New target added to elimination list' }
+          : { title: 'Target Marked' },
+      );
+      await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
+    },
+    onError: (error) => toastFailure(error, place === 'screen' ? 'Failed to create target' : 'Failed to add target'),
+  });
+}
+
+/** Ticks (eliminates) or unticks (reactivates) a target. */
+export function useToggleTarget() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, completed }: { id: string; completed: boolean }) =>
+      apiJson<Target>('PATCH', `/api/targets/${encodeURIComponent(id)}`, { completed }),
+    onSuccess: async (_target, { completed }) => {
+      toast(
+        completed
+          ? { title: 'Target Eliminated', description: 'Objective successfully completed' }
+          : { title: 'Target Reactivated', description: 'Target marked as active again' },
+      );
+      await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to update target'),
+  });
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { createElement } from 'react';
-import { handleUnauthorized, isUnauthorizedError } from './unauthorized';
+import { handleUnauthorized, isUnauthorizedError, toastFailure } from './unauthorized';
 import { navigation } from './navigation';
 import { Toaster } from '../components/toaster';
 
@@ -57,5 +57,56 @@ describe('handleUnauthorized', () => {
     expect(handleUnauthorized(new Error('500: Internal Server Error'))).toBe(false);
     vi.advanceTimersByTime(1000);
     expect(go).not.toHaveBeenCalled();
+  });
+});
+
+describe('the balance screen variant', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('redirects at once and shows no toast', () => {
+    const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
+    render(createElement(Toaster));
+    let handled = false;
+    act(() => {
+      handled = handleUnauthorized(new Error('401: Unauthorized'), { immediate: true });
+    });
+    expect(handled).toBe(true);
+    expect(go).toHaveBeenCalledExactlyOnceWith('/api/login');
+    expect(screen.getByRole('status', { name: 'Notifications' }).textContent).toBe('');
+  });
+});
+
+describe('toastFailure', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('shows the destructive "Error" toast with the action text', () => {
+    const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
+    render(createElement(Toaster));
+    act(() => {
+      toastFailure(new Error('404: Not found'), 'Failed to activate global access');
+    });
+    expect(screen.getByText('Error')).toBeTruthy();
+    expect(screen.getByText('Failed to activate global access')).toBeTruthy();
+    expect(go).not.toHaveBeenCalled();
+  });
+
+  it('gives way to the Unauthorized rule', () => {
+    vi.useFakeTimers();
+    const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
+    render(createElement(Toaster));
+    act(() => {
+      toastFailure(new Error('401: Unauthorized'), 'Failed to add study');
+    });
+    expect(screen.queryByText('Failed to add study')).toBeNull();
+    expect(screen.getByText('Unauthorized')).toBeTruthy();
+    act(() => {
+      vi.advanceTimersByTime(500);
+    });
+    expect(go).toHaveBeenCalledWith('/api/login');
   });
 });

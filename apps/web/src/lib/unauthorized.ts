@@ -4,6 +4,11 @@ import { toast } from './toast';
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
 export const LOGIN_ENDPOINT = '/api/login';
 
+export interface UnauthorizedOptions {
+  /** The balance screen's variant: no toast, and the redirect happens at once. */
+  immediate?: boolean;
+}
+
 /** True for a failure whose message starts with 401 and contains "Unauthorized". */
 export function isUnauthorizedError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -12,17 +17,31 @@ export function isUnauthorizedError(error: unknown): boolean {
 
 /**
  * The Unauthorized rule (spec section 8): destructive toast, then a redirect to
- * the login endpoint after 0.5 s. Returns true when the rule applied.
+ * the login endpoint after 0.5 s (at once and silently with `immediate`).
+ * Returns true when the rule applied.
  */
-export function handleUnauthorized(error: unknown, redirectTo: string = LOGIN_ENDPOINT): boolean {
+export function handleUnauthorized(error: unknown, options: UnauthorizedOptions = {}): boolean {
   if (!isUnauthorizedError(error)) return false;
+  if (options.immediate) {
+    navigation.go(LOGIN_ENDPOINT);
+    return true;
+  }
   toast({
     title: 'Unauthorized',
     description: 'You are logged out. Logging in again...',
     variant: 'destructive',
   });
   setTimeout(() => {
-    navigation.go(redirectTo);
+    navigation.go(LOGIN_ENDPOINT);
   }, UNAUTHORIZED_REDIRECT_DELAY_MS);
   return true;
+}
+
+/**
+ * How a failed action is reported (spec section 8): the Unauthorized rule when it
+ * applies, otherwise the destructive toast "Error" with the action's own text.
+ */
+export function toastFailure(error: unknown, description: string, options: UnauthorizedOptions = {}): void {
+  if (handleUnauthorized(error, options)) return;
+  toast({ title: 'Error', description, variant: 'destructive' });
 }

@@ -1,12 +1,25 @@
 import { ScreenFrame } from '../components/screen-frame';
 import { ShieldIcon } from '../components/icons';
+import { StatRow } from '../components/dashboard/stat-row';
+import { MissionScheduleCard } from '../components/dashboard/mission-schedule';
+import { TargetsCard } from '../components/dashboard/targets-card';
+import { IntelligenceLogCard } from '../components/dashboard/intelligence-log';
+import { StudiesCard } from '../components/dashboard/studies-card';
+import { MissionGeneratorCard } from '../components/dashboard/mission-generator';
+import { MissionLogCard } from '../components/dashboard/mission-log';
 
-/** The command center. A later issue fills in its cards (spec section 2.5). */
+/** The command center (spec section 2.5). */
 export default function DashboardScreen() {
   return (
     <ScreenFrame title="COMMAND CENTER" subtitle="Daily mission control" icon={<ShieldIcon />}>
-      <div className="panel p-6">
-        <p className="text-muted">Mission systems are coming online. Open TARGETS to manage your objectives.</p>
+      <StatRow />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <MissionScheduleCard />
+        <TargetsCard />
+        <IntelligenceLogCard />
+        <StudiesCard />
+        <MissionGeneratorCard />
+        <MissionLogCard />
       </div>
     </ScreenFrame>
   );

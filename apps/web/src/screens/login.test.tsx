@@ -87,4 +87,18 @@ describe('LoginScreen', () => {
     expect(screen.getByText('Invalid credentials. Access restricted to authorized user only.')).toBeTruthy();
     expect(screen.getByRole('button', { name: /SECURE ACCESS/ })).toBeTruthy();
   });
+
+  it.each([
+    ['Account locked. Try again in 15 minutes.', 423, 'Account Locked', 'Account temporarily locked for security. Try again later.'],
+    ['Rate limit exceeded. Try again later.', 429, 'Too Many Attempts', 'Please wait 15 minutes before trying again.'],
+    ['username: must not be blank', 400, 'Authentication Failed', 'Invalid username or password'],
+  ])('maps the answer "%s" to its toast', async (body, status, title, description) => {
+    const user = userEvent.setup();
+    mockFetch({ 'POST /api/login': () => text(body, status) });
+    renderWithProviders(<LoginScreen owner={owner} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), 'secret');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    expect(await screen.findByText(title)).toBeTruthy();
+    expect(screen.getByText(description)).toBeTruthy();
+  });
 });

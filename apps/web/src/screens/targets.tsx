@@ -1,60 +1,25 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
 import type { Target } from '@vault/contracts';
-import { apiJson } from '../lib/api';
-import { TARGETS_KEY, formatDate, targetStats } from '../lib/targets';
-import { toast } from '../lib/toast';
-import { handleUnauthorized } from '../lib/unauthorized';
+import {
+  formatDate,
+  newTargetBody,
+  targetStats,
+  useCreateTarget,
+  useTargets,
+  useToggleTarget,
+  type CreateTargetInput,
+} from '../lib/targets';
 import { Panel, ScreenFrame } from '../components/screen-frame';
+import { StatCard } from '../components/stat-card';
+import { EmptyState, LoadError } from '../components/states';
 import { ScreenLoading } from '../components/status-screens';
 import { ActivityIcon, CheckIcon, SkullIcon, TargetIcon } from '../components/icons';
 
-interface CreateTargetInput {
-  title: string;
-  description?: string;
-}
-
-interface UpdateTargetInput {
-  id: string;
-  completed: boolean;
-}
-
-function showError(error: unknown, description: string): void {
-  if (handleUnauthorized(error)) return;
-  toast({ title: 'Error', description, variant: 'destructive' });
-}
-
 /** The target elimination system (spec section 2.10). */
 export default function TargetsScreen() {
-  const queryClient = useQueryClient();
-  const targetsQuery = useQuery<Target[]>({ queryKey: TARGETS_KEY });
-
-  useEffect(() => {
-    if (targetsQuery.error) handleUnauthorized(targetsQuery.error);
-  }, [targetsQuery.error]);
-
-  const createTarget = useMutation({
-    mutationFn: (body: CreateTargetInput) => apiJson<Target>('POST', '/api/targets', body),
-    onSuccess: async () => {
-      toast({ title: 'Target Marked', description: 'New target added to elimination list' });
-      await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
-    },
-    onError: (error) => showError(error, 'Failed to create target'),
-  });
-
-  const updateTarget = useMutation({
-    mutationFn: ({ id, completed }: UpdateTargetInput) =>
-      apiJson<Target>('PATCH', `/api/targets/${encodeURIComponent(id)}`, { completed }),
-    onSuccess: async (_target, { completed }) => {
-      toast(
-        completed
-          ? { title: 'Target Eliminated', description: 'Objective successfully completed' }
-          : { title: 'Target Reactivated', description: 'Target marked as active again' },
-      );
-      await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
-    },
-    onError: (error) => showError(error, 'Failed to update target'),
-  });
+  const targetsQuery = useTargets();
+  const createTarget = useCreateTarget('screen');
+  const updateTarget = useToggleTarget();
 
   if (targetsQuery.isPending) {
     return <ScreenLoading title="LOADING TARGET SYSTEM..." detail="Scanning target database..." />;
@@ -74,9 +39,9 @@ export default function TargetsScreen() {
       icon={<TargetIcon />}
     >
       {targetsQuery.isError ? (
-        <p role="alert" className="mb-6 rounded-lg border-2 border-hero-red bg-hero-red-deep/20 p-4 text-sm text-ink">
-          {targetsQuery.error.message}
-        </p>
+        <div className="mb-6">
+          <LoadError error={targetsQuery.error} />
+        </div>
       ) : null}
 
       <dl className="mb-8 grid gap-4 sm:grid-cols-3">
@@ -94,7 +59,7 @@ export default function TargetsScreen() {
         <div className="space-y-6 lg:col-span-2">
           <Panel title="Active Targets" icon={<TargetIcon />} accent="red">
             {active.length === 0 ? (
-              <p className="rounded-lg border-2 border-dashed border-edge p-6 text-center text-muted">No active targets</p>
+              <EmptyState icon={<TargetIcon />}>No active targets</EmptyState>
             ) : (
               <ul className="space-y-3">
                 {active.map((target) => (
@@ -119,37 +84,6 @@ export default function TargetsScreen() {
   );
 }
 
-function StatCard({
-  label,
-  value,
-  icon,
-  tone,
-}: {
-  label: string;
-  value: string;
-  icon: ReactNode;
-  tone: 'red' | 'green' | 'cyan';
-}) {
-  const toneClass = {
-    red: 'bg-hero-red-deep text-white',
-    green: 'bg-hero-green text-black',
-    cyan: 'bg-hero-cyan text-black',
-  }[tone];
-  return (
-    <div className="panel flex items-center gap-4 p-5">
-      <span
-        className={`flex h-12 w-12 shrink-0 items-center justify-center rounded-lg border-2 border-black text-2xl shadow-[3px_3px_0_0_#000] ${toneClass}`}
-      >
-        {icon}
-      </span>
-      <div className="flex flex-col-reverse">
-        <dt className="text-sm font-semibold tracking-wide text-muted">{label}</dt>
-        <dd className="comic-heading text-3xl leading-none text-ink">{value}</dd>
-      </div>
-    </div>
-  );
-}
-
 function NewTargetForm({
   pending,
   onCreate,
@@ -161,13 +95,12 @@ function NewTargetForm({
   const [description, setDescription] = useState('');
   const titleId = useId();
   const notesId = useId();
-  const trimmedTitle = title.trim();
+  const body = newTargetBody(title, description);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!trimmedTitle || pending) return;
-    const notes = description.trim();
-    onCreate(notes ? { title: trimmedTitle, description: notes } : { title: trimmedTitle }, () => {
+    if (!body || pending) return;
+    onCreate(body, () => {
       setTitle('');
       setDescription('');
     });
@@ -202,7 +135,7 @@ function NewTargetForm({
             placeholder="Tactics, intel, deadlines (optional)"
           />
         </div>
-        <button type="submit" className="btn btn-red w-full" disabled={!trimmedTitle || pending}>
+        <button type="submit" className="btn btn-red w-full" disabled={!body || pending}>
           <TargetIcon />
           {pending ? 'Marking...' : 'Mark Target'}
         </button>

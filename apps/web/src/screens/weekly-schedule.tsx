@@ -1,12 +1,184 @@
-import { ScreenFrame } from '../components/screen-frame';
+import { useId, useState, type FormEvent } from 'react';
+import { DayTabs, dayTabId } from '../components/day-tabs';
+import { CalendarIcon, ClockIcon, PlusIcon } from '../components/icons';
+import { Panel, ScreenFrame } from '../components/screen-frame';
+import { EmptyState, LoadError } from '../components/states';
+import { ScreenLoading } from '../components/status-screens';
+import { todayUtcDate, todayUtcWeekday, useApplyTemplates, useTodaySchedule, type ScheduleItem } from '../lib/schedule';
+import {
+  DEFAULT_WEEKDAY,
+  formatTime12,
+  sortByTime,
+  templateBody,
+  useCreateTemplate,
+  useWeeklyTemplates,
+  weekdayName,
+  type TemplateDraft,
+} from '../lib/weekly-templates';
 
-/** Placeholder frame; a later issue completes this screen. */
+/** Weekly schedule templates (spec section 2.8). */
 export default function WeeklyScheduleScreen() {
+  const templates = useWeeklyTemplates();
+  const schedule = useTodaySchedule();
+  const apply = useApplyTemplates('weekly');
+  const [day, setDay] = useState(DEFAULT_WEEKDAY);
+  const idPrefix = useId();
+  const panelId = `${idPrefix}-panel`;
+
+  if (templates.isPending) return <ScreenLoading title="LOADING WEEKLY SCHEDULE..." />;
+
+  const dayTemplates = templates.data ? sortByTime(templates.data.filter((t) => t.dayOfWeek === day)) : [];
+  const todaysItems = day === todayUtcWeekday() ? (schedule.data ?? []) : [];
+
   return (
-    <ScreenFrame title="WEEKLY SCHEDULE TEMPLATES" subtitle="Create different schedules for each day of the week">
-      <div className="panel p-6">
-        <p className="text-muted">This section is coming online.</p>
+    <ScreenFrame
+      title="WEEKLY SCHEDULE TEMPLATES"
+      subtitle="Create different schedules for each day of the week"
+      icon={<CalendarIcon />}
+    >
+      <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
+        <Panel
+          title="WEEKLY TEMPLATES"
+          icon={<CalendarIcon />}
+          className="lg:col-span-2"
+          actions={
+            <button
+              type="button"
+              className="btn btn-yellow min-h-9 px-3 py-1 text-xs"
+              disabled={apply.isPending}
+              onClick={() => apply.mutate(todayUtcDate())}
+            >
+              <CalendarIcon />
+              {apply.isPending ? 'Applying...' : 'Apply to Today'}
+            </button>
+          }
+        >
+          <DayTabs idPrefix={idPrefix} panelId={panelId} value={day} onChange={setDay} />
+          <div id={panelId} role="tabpanel" aria-labelledby={dayTabId(idPrefix, day)}>
+            {templates.isError ? (
+              <LoadError error={templates.error} />
+            ) : dayTemplates.length === 0 ? (
+              <EmptyState icon={<CalendarIcon />} hint="Add your first template to get started">
+                No templates for {weekdayName(day)}
+              </EmptyState>
+            ) : (
+              <ul className="space-y-3">
+                {dayTemplates.map((template) => (
+                  <li key={template.id} className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep p-3">
+                    <span className="badge shrink-0 gap-1 bg-hero-cyan text-black">
+                      <ClockIcon />
+                      {formatTime12(template.time)}
+                    </span>
+                    <div className="min-w-0">
+                      <p className="break-words font-semibold text-ink">{template.title}</p>
+                      {template.description ? (
+                        <p className="mt-1 break-words text-sm text-muted">{template.description}</p>
+                      ) : null}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {todaysItems.length > 0 ? <TodaysMissionLog items={todaysItems} /> : null}
+          </div>
+        </Panel>
+        <AddTemplatePanel day={day} />
       </div>
     </ScreenFrame>
+  );
+}
+
+function TodaysMissionLog({ items }: { items: ScheduleItem[] }) {
+  return (
+    <div className="mt-6">
+      <h3 className="comic-heading mb-3 text-base text-hero-green">Today's Mission Log</h3>
+      <ul className="space-y-2">
+        {items.map((item) => (
+          <li key={item.id} className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+            <span className="font-mono text-xs text-muted">{item.time}</span>
+            <div className={`min-w-0 flex-1 ${item.completed ? 'text-muted line-through' : 'text-ink'}`}>
+              <p className="break-words font-semibold">{item.title}</p>
+              {item.description ? <p className="break-words text-sm">{item.description}</p> : null}
+            </div>
+            <span className={`badge ${item.completed ? 'bg-hero-green text-black' : 'bg-hero-yellow text-black'}`}>
+              {item.completed ? 'COMPLETED' : 'ACTIVE'}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+const EMPTY_DRAFT: TemplateDraft = { title: '', time: '', description: '', isRepeating: true };
+
+function AddTemplatePanel({ day }: { day: number }) {
+  const [draft, setDraft] = useState<TemplateDraft>(EMPTY_DRAFT);
+  const create = useCreateTemplate();
+  const body = templateBody(draft, day);
+  const titleId = useId();
+  const timeId = useId();
+  const descriptionId = useId();
+  const repeatingId = useId();
+  const update = (patch: Partial<TemplateDraft>) => setDraft((current) => ({ ...current, ...patch }));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!body || create.isPending) return;
+    create.mutate(body, { onSuccess: () => setDraft(EMPTY_DRAFT) });
+  }
+
+  return (
+    <Panel title="ADD TEMPLATE" subtitle={`For ${weekdayName(day)}`} icon={<PlusIcon />} accent="yellow">
+      <form className="space-y-4" onSubmit={onSubmit}>
+        <div>
+          <label className="label" htmlFor={titleId}>
+            Title
+          </label>
+          <input
+            id={titleId}
+            className="field"
+            placeholder="Morning briefing..."
+            value={draft.title}
+            onChange={(e) => update({ title: e.target.value })}
+            autoComplete="off"
+          />
+        </div>
+        <div>
+          <label className="label" htmlFor={timeId}>
+            Time
+          </label>
+          <input id={timeId} type="time" className="field" value={draft.time} onChange={(e) => update({ time: e.target.value })} />
+        </div>
+        <div>
+          <label className="label" htmlFor={descriptionId}>
+            Description
+          </label>
+          <textarea
+            id={descriptionId}
+            className="field min-h-24 resize-y"
+            placeholder="Template objectives..."
+            value={draft.description}
+            onChange={(e) => update({ description: e.target.value })}
+          />
+        </div>
+        <div className="flex items-start gap-3">
+          <input
+            id={repeatingId}
+            type="checkbox"
+            className="mt-0.5 h-5 w-5 shrink-0 cursor-pointer"
+            checked={draft.isRepeating}
+            onChange={(e) => update({ isRepeating: e.target.checked })}
+          />
+          <label htmlFor={repeatingId} className="cursor-pointer text-sm text-ink">
+            Repeating weekly (uncheck for one-time missions that delete after completion)
+          </label>
+        </div>
+        <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
+          <PlusIcon />
+          {create.isPending ? 'Creating...' : 'Create Template'}
+        </button>
+      </form>
+    </Panel>
   );
 }

@@ -1,0 +1,56 @@
+// End-to-end tests: Debian's Chromium against a fresh embedded vault and a
+// fresh distributed vault (see support/stacks.ts). Run from the repository root:
+//   npx playwright test -c apps/e2e/playwright.config.ts [--project embedded|distributed]
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import type { VaultWorkerOptions } from './support/fixtures.ts';
+import { MODES, baseURL } from './support/modes.ts';
+import { E2E_DIR, RESULTS_DIR, RESULTS_JSON } from './support/paths.ts';
+
+// Never download a browser: the system's Chromium is the only one used.
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+const CHROMIUM = '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  throw new Error(
+    `${CHROMIUM} is missing. The end-to-end tests use Debian's Chromium only (apt-get install chromium); ` +
+      'no browser is downloaded.',
+  );
+}
+
+export default defineConfig<{}, VaultWorkerOptions>({
+  testDir: join(E2E_DIR, 'tests'),
+  outputDir: RESULTS_DIR,
+  globalSetup: join(E2E_DIR, 'support/global-setup.ts'),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  // Both stacks start within the setup; the tests themselves take seconds.
+  globalTimeout: 5 * 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: RESULTS_JSON }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: MODES.embedded.name,
+      use: { baseURL: baseURL(MODES.embedded), owner: MODES.embedded.owner },
+    },
+    {
+      name: MODES.distributed.name,
+      use: { baseURL: baseURL(MODES.distributed), owner: MODES.distributed.owner },
+    },
+  ],
+});

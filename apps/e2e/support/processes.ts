@@ -1,0 +1,243 @@
+// Child processes of the run. Each server is spawned as the leader of its own
+// process group, so stopping it also stops whatever it spawned (the
+// distributed launcher's gateway and services).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+import { ROOT_DIR, SERVER_LOGS_DIR } from './paths.ts';
+
+export interface ProcessGroup {
+  name: string;
+  child: ChildProcess;
+  pgid: number;
+  logFile: string;
+  /** Set once the leader has exited (or failed to spawn). */
+  exit?: string;
+  /** Resolves with the leader's exit code (null after a signal or a failed spawn). */
+  exited: Promise<number | null>;
+}
+
+/** Process groups still running; killed outright should the runner exit without its teardown. */
+const running = new Set<number>();
+/** Synchronous clean-ups for the same case (an interrupted setup): temp dirs, the test database. */
+const exitSteps = new Set<() => void>();
+
+/** Registers a synchronous step for an exit without teardown; returns its removal. */
+export function atAbnormalExit(step: () => void): () => void {
+  exitSteps.add(step);
+  return () => exitSteps.delete(step);
+}
+
+process.on('exit', () => {
+  for (const pgid of running) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (const step of [...exitSteps].reverse()) {
+    try {
+      step();
+    } catch {
+      // best effort
+    }
+  }
+});
+
+export function spawnGroup(
+  name: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string = ROOT_DIR,
+): ProcessGroup {
+  mkdirSync(SERVER_LOGS_DIR, { recursive: true });
+  const logFile = join(SERVER_LOGS_DIR, `${name}.log`);
+  const fd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+  } finally {
+    closeSync(fd);
+  }
+  let settle!: (code: number | null) => void;
+  const exited = new Promise<number | null>((resolve) => (settle = resolve));
+  const group: ProcessGroup = { name, child, pgid: child.pid ?? -1, logFile, exited };
+  child.on('error', (error) => {
+    group.exit ??= `failed to start: ${error.message}`;
+    settle(null);
+  });
+  child.on('exit', (code, signal) => {
+    group.exit ??= `exited with ${signal ?? code}`;
+    settle(code);
+  });
+  if (child.pid) running.add(child.pid);
+  return group;
+}
+
+/** Live (non-zombie) members of a process group, from /proc; undefined where /proc is missing. */
+function members(pgid: number): number[] | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') found.push(Number(entry));
+  }
+  return found;
+}
+
+function groupAlive(pgid: number): boolean {
+  const live = members(pgid);
+  if (live) return live.length > 0;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SIGTERM to the whole group, SIGKILL to whatever is left after the grace period. */
+export async function stopGroup(group: ProcessGroup, graceMs = 5000): Promise<void> {
+  const { pgid } = group;
+  if (pgid <= 0) return;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      // nothing left in the group
+    }
+  };
+  if (groupAlive(pgid)) {
+    signalGroup('SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
+    if (groupAlive(pgid)) {
+      signalGroup('SIGKILL');
+      const killDeadline = Date.now() + 3000;
+      while (groupAlive(pgid) && Date.now() < killDeadline) await sleep(100);
+    }
+  }
+  running.delete(pgid);
+  if (groupAlive(pgid)) throw new Error(`${group.name}: processes of group ${pgid} survived SIGKILL (${members(pgid)?.join(', ')})`);
+}
+
+export function logTail(group: ProcessGroup, lines = 40): string {
+  try {
+    const text = readFileSync(group.logFile, 'utf8').trimEnd();
+    return text.split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no output)';
+  }
+}
+
+/**
+ * Polls `check` until it returns true. Fails early, with the end of the log,
+ * when one of the watched processes exits, and after `timeoutMs`.
+ */
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  { timeoutMs, watch }: { timeoutMs: number; watch: readonly ProcessGroup[] },
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const dead = watch.find((g) => g.exit !== undefined);
+    if (dead) throw new Error(`${dead.name} ${dead.exit} before ${what}. Its output (${dead.logFile}):\n${logTail(dead)}`);
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) {
+      const logs = watch.map((g) => `--- ${g.name} (${g.logFile}) ---\n${logTail(g)}`).join('\n');
+      throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}.\n${logs}`);
+    }
+    await sleep(250);
+  }
+}
+
+/** GET (or another method) answering `status` within two seconds. */
+export async function answers(url: string, status = 200, init: RequestInit = {}): Promise<boolean> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(2000) });
+  await response.arrayBuffer();
+  return response.status === status;
+}
+
+export function tcpOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Throws a clear error when something already listens on the port (never reuse a server). */
+export async function assertPortFree(port: number, purpose: string): Promise<void> {
+  const free = await new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
+  if (!free || (await tcpOpen(port))) {
+    throw new Error(`Port ${port} (${purpose}) is already in use. Stop whatever listens there; the end-to-end run starts its own servers.`);
+  }
+}
+
+/** A port the system considers free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The absolute path of an executable on PATH (or in the sbin folders), if any. */
+export function findExecutable(name: string): string | undefined {
+  const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  return folders.filter(Boolean).map((dir) => join(dir, name)).find((file) => existsSync(file));
+}
+
+const SERVER_VARIABLES = new Set([
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'DATABASE_URL',
+  'AUTH_DATABASE_URL',
+  'PLANNER_DATABASE_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'SESSION_TTL_SECONDS',
+  'RPC_TIMEOUT_MS',
+]);
+
+/** The runner's environment without anything that configures a vault (or Playwright), plus `extra`. */
+export function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('VAULT_') || key.startsWith('PW_') || key.startsWith('PLAYWRIGHT_') || SERVER_VARIABLES.has(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: '0', ...extra };
+}

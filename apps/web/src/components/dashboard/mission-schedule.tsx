@@ -1,0 +1,80 @@
+import { useApplyTemplates, useTodaySchedule, todayUtcDate, todayUtcWeekday } from '../../lib/schedule';
+import { formatTime12, sortByTime, useDayTemplates } from '../../lib/weekly-templates';
+import { CalendarIcon, ClockIcon } from '../icons';
+import { Panel } from '../screen-frame';
+import { CardLoading, EmptyState, LoadError } from '../states';
+
+/**
+ * MISSION SCHEDULE (spec section 2.5): today's uncompleted items, otherwise
+ * today's weekday templates with "Apply Templates to Today", otherwise the empty text.
+ */
+export function MissionScheduleCard() {
+  return (
+    <Panel title="MISSION SCHEDULE" icon={<CalendarIcon />} accent="cyan">
+      <MissionScheduleContent />
+    </Panel>
+  );
+}
+
+function MissionScheduleContent() {
+  const date = todayUtcDate();
+  const schedule = useTodaySchedule(date);
+  const templates = useDayTemplates(todayUtcWeekday());
+  const apply = useApplyTemplates('dashboard');
+
+  if (schedule.isPending) return <CardLoading>Loading today's missions...</CardLoading>;
+  if (schedule.isError) return <LoadError error={schedule.error} />;
+
+  const active = sortByTime(schedule.data.filter((item) => !item.completed));
+  if (active.length > 0) {
+    return (
+      <ul className="space-y-3">
+        {active.map((item) => (
+          <li key={item.id} className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep p-3">
+            <span className="badge shrink-0 bg-hero-cyan text-black">{item.time}</span>
+            <div className="min-w-0">
+              <p className="break-words font-semibold text-ink">{item.title}</p>
+              {item.description ? <p className="mt-1 break-words text-sm text-muted">{item.description}</p> : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  if (templates.isPending) return <CardLoading>Loading templates...</CardLoading>;
+  if (templates.isError) return <LoadError error={templates.error} />;
+  if (templates.data.length === 0) {
+    return (
+      <EmptyState icon={<CalendarIcon />}>
+        No Schedule Today - Create templates in SCHEDULE section, then apply them to today.
+      </EmptyState>
+    );
+  }
+
+  return (
+    <div>
+      <p className="mb-3 font-semibold text-muted">No active missions. Available templates:</p>
+      <ul className="mb-4 space-y-2">
+        {sortByTime(templates.data).map((template) => (
+          <li key={template.id} className="flex items-center gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+            <span className="badge shrink-0 gap-1 bg-panel-2 text-hero-cyan">
+              <ClockIcon />
+              {formatTime12(template.time)}
+            </span>
+            <span className="min-w-0 break-words text-ink">{template.title}</span>
+          </li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        className="btn btn-yellow w-full sm:w-auto"
+        disabled={apply.isPending}
+        onClick={() => apply.mutate(date)}
+      >
+        <CalendarIcon />
+        {apply.isPending ? 'Applying...' : 'Apply Templates to Today'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { studyBody, useCreateStudy, useStudies } from '../../lib/studies';
+import { ArchiveIcon, CapIcon, PlusIcon } from '../icons';
+import { Panel } from '../screen-frame';
+import { CardLoading, EmptyState, LoadError } from '../states';
+
+/** TODAY'S STUDIES (spec section 2.6). */
+export function StudiesCard() {
+  const studies = useStudies();
+  const [formOpen, setFormOpen] = useState(false);
+  const formId = useId();
+  const active = studies.data?.filter((s) => !s.completed) ?? [];
+
+  return (
+    <Panel
+      title="TODAY'S STUDIES"
+      icon={<CapIcon />}
+      accent="cyan"
+      actions={
+        <Link to="/studies-archive" className="btn btn-ghost min-h-9 px-3 py-1 text-xs">
+          <ArchiveIcon />
+          Archive
+        </Link>
+      }
+    >
+      {studies.isPending ? (
+        <CardLoading />
+      ) : studies.isError ? (
+        <LoadError error={studies.error} />
+      ) : active.length === 0 ? (
+        <EmptyState icon={<CapIcon />}>No studies added for today. Add your first study below!</EmptyState>
+      ) : (
+        <ul className="space-y-2">
+          {active.map((study) => (
+            <li key={study.id} className="rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+              <p className="break-words font-semibold text-ink">{study.subject}</p>
+              <p className="mt-0.5 break-words text-sm text-muted">End Goal: {study.endGoal}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        className="btn btn-ghost mt-4 w-full text-sm"
+        aria-expanded={formOpen}
+        aria-controls={formId}
+        onClick={() => setFormOpen((open) => !open)}
+      >
+        <PlusIcon />
+        Add New Study
+      </button>
+      {formOpen ? <NewStudyForm id={formId} /> : null}
+    </Panel>
+  );
+}
+
+function NewStudyForm({ id }: { id: string }) {
+  const [subject, setSubject] = useState('');
+  const [endGoal, setEndGoal] = useState('');
+  const subjectId = useId();
+  const goalId = useId();
+  const create = useCreateStudy();
+  const body = studyBody(subject, endGoal);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!body || create.isPending) return;
+    create.mutate(body, {
+      onSuccess: () => {
+        setSubject('');
+        setEndGoal('');
+      },
+    });
+  }
+
+  return (
+    <form id={id} className="mt-4 space-y-3" onSubmit={onSubmit}>
+      <div>
+        <label className="label" htmlFor={subjectId}>
+          Subject
+        </label>
+        <input
+          id={subjectId}
+          className="field"
+          placeholder="e.g. Spanish verbs"
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <div>
+        <label className="label" htmlFor={goalId}>
+          End Goal
+        </label>
+        <input
+          id={goalId}
+          className="field"
+          placeholder="e.g. Hold a five-minute conversation"
+          value={endGoal}
+          onChange={(e) => setEndGoal(e.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
+        {create.isPending ? 'Adding...' : 'Add Study'}
+      </button>
+    </form>
+  );
+}

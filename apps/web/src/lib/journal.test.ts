@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { journalEntryBody, wasUpdated } from './journal';
+import { newTargetBody } from './targets';
+import { todayUtcDate, todayUtcWeekday } from './schedule';
+
+describe('journalEntryBody', () => {
+  it('needs content; sends it as typed; trims the title and leaves it out when empty', () => {
+    expect(journalEntryBody('   ')).toBeNull();
+    expect(journalEntryBody('  Line one\nLine two  ', '   ')).toEqual({ content: '  Line one\nLine two  ' });
+    expect(journalEntryBody('Report', '  Op Nightfall ')).toEqual({ title: 'Op Nightfall', content: 'Report' });
+  });
+});
+
+describe('wasUpdated', () => {
+  it('is true only when updated after creation', () => {
+    expect(wasUpdated({ createdAt: '2025-01-01T10:00:00Z', updatedAt: '2025-01-01T10:00:00Z' })).toBe(false);
+    expect(wasUpdated({ createdAt: '2025-01-01T10:00:00Z', updatedAt: null })).toBe(false);
+    expect(wasUpdated({ createdAt: '2025-01-01T10:00:00Z', updatedAt: '2025-01-02T10:00:00Z' })).toBe(true);
+  });
+});
+
+describe('newTargetBody', () => {
+  it('needs a title; trims both fields and leaves out an empty description', () => {
+    expect(newTargetBody('  ')).toBeNull();
+    expect(newTargetBody(' Stop Bane ', '  ')).toEqual({ title: 'Stop Bane' });
+    expect(newTargetBody('Stop Bane', ' At dawn ')).toEqual({ title: 'Stop Bane', description: 'At dawn' });
+  });
+});
+
+describe('today', () => {
+  it('is the UTC date and its weekday', () => {
+    const lateEvening = new Date('2025-03-02T23:30:00Z'); // a Sunday in UTC
+    expect(todayUtcDate(lateEvening)).toBe('2025-03-02');
+    expect(todayUtcWeekday(lateEvening)).toBe(0);
+  });
+});

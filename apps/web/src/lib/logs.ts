@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+
+/** One access attempt (spec section 3). */
+export interface AccessLog {
+  id: string;
+  ipAddress: string;
+  userAgent?: string | null;
+  action: string;
+  success: boolean;
+  createdAt: string;
+}
+
+export const LOGS_KEY = ['/api/logs'] as const;
+
+export function useAccessLogs() {
+  return useQuery<AccessLog[]>({ queryKey: LOGS_KEY });
+}
+
+/** "login_success" as "LOGIN SUCCESS". */
+export function formatAction(action: string): string {
+  return action.replaceAll('_', ' ').toUpperCase();
+}
+
+export type LogTone = 'red' | 'green' | 'blue' | 'cyan';
+
+/** Failed attempts red, sign-ins green, logouts blue, anything else cyan (spec section 2.13). */
+export function actionTone(action: string): LogTone {
+  if (action.toLowerCase().includes('fail')) return 'red';
+  if (action === 'login_success') return 'green';
+  if (action === 'logout') return 'blue';
+  return 'cyan';
+}
+
+/** 24-hour time to the second, with the date: "Mar 1, 2025, 14:05:09"; the raw value when invalid. */
+export function formatLogTime(value: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+}

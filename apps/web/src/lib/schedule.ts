@@ -1,0 +1,50 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from './api';
+import { toast } from './toast';
+import { toastFailure } from './unauthorized';
+
+/** One mission of one day (spec section 3). */
+export interface ScheduleItem {
+  id: string;
+  time: string;
+  title: string;
+  description?: string | null;
+  completed: boolean;
+}
+
+export const SCHEDULE_KEY = ['/api/schedule'] as const;
+
+/** Today as YYYY-MM-DD from the UTC date (spec section 7). */
+export function todayUtcDate(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The weekday (0 is Sunday) of that same UTC date, whose templates apply to it. */
+export function todayUtcWeekday(now: Date = new Date()): number {
+  return now.getUTCDay();
+}
+
+export function scheduleKey(date: string) {
+  return [...SCHEDULE_KEY, date] as const;
+}
+
+/** Today's schedule items (GET /api/schedule/{date}). */
+export function useTodaySchedule(date: string = todayUtcDate()) {
+  return useQuery<ScheduleItem[]>({ queryKey: scheduleKey(date) });
+}
+
+/**
+ * Copies the weekday's templates into today's schedule. The dashboard and the
+ * weekly schedule screen word their toasts differently (spec section 8).
+ */
+export function useApplyTemplates(place: 'dashboard' | 'weekly') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (date: string) => apiJson<ScheduleItem[]>('POST', '/api/schedule/apply-weekly-template', { date }),
+    onSuccess: async () => {
+      toast({ title: place === 'dashboard' ? 'Templates Applied' : 'Template Applied' });
+      await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
+    },
+    onError: (error) => toastFailure(error, place === 'dashboard' ? 'Failed to apply templates' : 'Failed to apply template'),
+  });
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from './api';
+import { navigation } from './navigation';
+import { USER_KEY } from './session';
+import { toast, TOAST_LONG_DURATION_MS } from './toast';
+import { LOGIN_ENDPOINT, toastFailure } from './unauthorized';
+
+/** Texts of the settings panel (spec section 2.4). */
+export const GLOBAL_ACCESS_CONFIRM =
+  'Enable global access? This will allow anyone to access the entire site without authentication.';
+export const SELF_DESTRUCT_ARMED_TEXT = 'CONFIRMATION: Click again to execute.';
+export const SELF_DESTRUCT_FINAL_WARNING =
+  'FINAL WARNING: This will permanently erase ALL data including journal entries, targets, schedules, and photos. This action cannot be undone. Proceed with Perfect Cell?';
+
+export const GLOBAL_ACCESS_ENDPOINT = '/api/settings/global-access';
+export const SELF_DESTRUCT_ENDPOINT = '/api/settings/self-destruct';
+/** After the success toast the browser goes to the login endpoint (spec section 9). */
+export const SELF_DESTRUCT_REDIRECT_DELAY_MS = 3000;
+
+/** TO THE MOON: opens the whole vault to everyone. The current user's `globalAccess` follows. */
+export function useActivateGlobalAccess() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('POST', GLOBAL_ACCESS_ENDPOINT),
+    onSuccess: async () => {
+      toast({ title: 'To The Moon Activated' });
+      await queryClient.invalidateQueries({ queryKey: USER_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to activate global access'),
+  });
+}
+
+/** Turns global access off again, so the vault requires sign-in. */
+export function useDeactivateGlobalAccess() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('DELETE', GLOBAL_ACCESS_ENDPOINT),
+    onSuccess: async () => {
+      toast({ title: 'Global Access Disabled', description: 'The vault requires sign-in again.' });
+      await queryClient.invalidateQueries({ queryKey: USER_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to deactivate global access'),
+  });
+}
+
+/** PERFECT CELL: erases everything, then sends the browser to the login endpoint after 3 s. */
+export function useSelfDestruct() {
+  return useMutation({
+    mutationFn: () => apiRequest('POST', SELF_DESTRUCT_ENDPOINT),
+    onSuccess: () => {
+      toast({
+        title: 'Perfect Cell Initiated',
+        description: 'All data has been permanently erased. Vault is now empty.',
+        duration: TOAST_LONG_DURATION_MS,
+      });
+      setTimeout(() => navigation.go(LOGIN_ENDPOINT), SELF_DESTRUCT_REDIRECT_DELAY_MS);
+    },
+    onError: (error) => toastFailure(error, 'Self-destruct sequence failed'),
+  });
+}

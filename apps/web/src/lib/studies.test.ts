@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { archiveSummary, formatCompletedAt, groupByMonth, studyBody, type Study } from './studies';
+
+const study = (id: string, subject: string, completedAt: string | null): Study => ({
+  id,
+  subject,
+  endGoal: `Goal ${id}`,
+  completed: true,
+  completedAt,
+});
+
+// Mid-month, mid-day: the same month in every time zone.
+const list = [
+  study('a', 'Spanish', '2025-01-15T12:00:00.000Z'),
+  study('b', 'Chess', '2025-03-10T12:00:00.000Z'),
+  study('c', 'Spanish', '2025-03-20T12:00:00.000Z'),
+  study('d', 'Physics', null),
+];
+
+describe('groupByMonth', () => {
+  it('groups by month, newest group and newest study first, undated last as Unknown', () => {
+    const groups = groupByMonth(list);
+    expect(groups.map((g) => g.label)).toEqual(['MARCH 2025', 'JANUARY 2025', 'Unknown']);
+    expect(groups[0]!.studies.map((s) => s.id)).toEqual(['c', 'b']);
+    expect(groups[2]!.studies.map((s) => s.id)).toEqual(['d']);
+  });
+
+  it('is empty for no studies', () => {
+    expect(groupByMonth([])).toEqual([]);
+  });
+});
+
+describe('archiveSummary', () => {
+  it('counts studies, distinct subjects and month groups', () => {
+    expect(archiveSummary(list)).toEqual({ completed: 4, uniqueSubjects: 3, activeMonths: 3 });
+  });
+});
+
+describe('formatCompletedAt', () => {
+  it('is a long en-US date with time, or "Unknown date"', () => {
+    expect(formatCompletedAt('2025-03-20T12:00:00.000Z')).toMatch(/^March 2\d, 2025 at \d{2}:\d{2} [AP]M$/);
+    expect(formatCompletedAt(null)).toBe('Unknown date');
+    expect(formatCompletedAt('not a date')).toBe('Unknown date');
+  });
+});
+
+describe('studyBody', () => {
+  it('needs both fields after trimming', () => {
+    expect(studyBody(' Chess ', ' Reach 1500 ')).toEqual({ subject: 'Chess', endGoal: 'Reach 1500' });
+    expect(studyBody('Chess', '  ')).toBeNull();
+    expect(studyBody(' ', 'Goal')).toBeNull();
+  });
+});

@@ -1,0 +1,114 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from './api';
+import { toast } from './toast';
+import { toastFailure } from './unauthorized';
+
+/** A study (spec section 3); completedAt is set in the completed list. */
+export interface Study {
+  id: string;
+  subject: string;
+  endGoal: string;
+  completed: boolean;
+  completedAt?: string | null;
+}
+
+export interface CreateStudyBody {
+  subject: string;
+  endGoal: string;
+}
+
+export const STUDIES_KEY = ['/api/studies'] as const;
+/** Under STUDIES_KEY, so refreshing the studies also refreshes the archive. */
+export const COMPLETED_STUDIES_KEY = [...STUDIES_KEY, 'completed'] as const;
+
+/** Today's (active) studies for the dashboard card. */
+export function useStudies() {
+  return useQuery<Study[]>({ queryKey: STUDIES_KEY });
+}
+
+/** Completed studies for the archive. */
+export function useCompletedStudies() {
+  return useQuery<Study[]>({ queryKey: COMPLETED_STUDIES_KEY });
+}
+
+/** Both fields are required after trimming (spec section 5). */
+export function studyBody(subject: string, endGoal: string): CreateStudyBody | null {
+  const s = subject.trim();
+  const g = endGoal.trim();
+  return s && g ? { subject: s, endGoal: g } : null;
+}
+
+export function useCreateStudy() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateStudyBody) => apiJson<Study>('POST', '/api/studies', body),
+    onSuccess: async () => {
+      toast({ title: 'Study Added' });
+      await queryClient.invalidateQueries({ queryKey: STUDIES_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to add study'),
+  });
+}
+
+export const UNKNOWN_GROUP = 'Unknown';
+
+export interface StudyGroup {
+  /** "MARCH 2025", or "Unknown" for studies without a completion date. */
+  label: string;
+  studies: Study[];
+}
+
+function completedTime(study: Study): number {
+  const time = study.completedAt ? Date.parse(study.completedAt) : Number.NaN;
+  return Number.isNaN(time) ? Number.NaN : time;
+}
+
+/**
+ * The archive's month groups (spec section 2.11): by month and year of
+ * completion, newest group first and newest study first within a group; studies
+ * without a completion date last, in the "Unknown" group.
+ */
+export function groupByMonth(studies: readonly Study[]): StudyGroup[] {
+  const dated = studies.filter((s) => !Number.isNaN(completedTime(s)));
+  const undated = studies.filter((s) => Number.isNaN(completedTime(s)));
+  dated.sort((a, b) => completedTime(b) - completedTime(a));
+
+  const groups: StudyGroup[] = [];
+  for (const study of dated) {
+    const label = new Date(completedTime(study))
+      .toLocaleDateString('en-US', { month: 'long', year: 'numeric' })
+      .toUpperCase();
+    const last = groups.at(-1);
+    if (last?.label === label) last.studies.push(study);
+    else groups.push({ label, studies: [study] });
+  }
+  if (undated.length > 0) groups.push({ label: UNKNOWN_GROUP, studies: undated });
+  return groups;
+}
+
+export interface ArchiveSummary {
+  completed: number;
+  uniqueSubjects: number;
+  activeMonths: number;
+}
+
+export function archiveSummary(studies: readonly Study[]): ArchiveSummary {
+  return {
+    completed: studies.length,
+    uniqueSubjects: new Set(studies.map((s) => s.subject)).size,
+    activeMonths: groupByMonth(studies).length,
+  };
+}
+
+/** "March 1, 2025 at 02:05 PM", or "Unknown date". */
+export function formatCompletedAt(value: string | null | undefined): string {
+  const time = value ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) return 'Unknown date';
+  return new Date(time).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}

@@ -1,0 +1,100 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from './api';
+import { toast } from './toast';
+import { toastFailure } from './unauthorized';
+
+/** A recurring or one-time mission for a weekday (spec section 3). */
+export interface WeeklyTemplate {
+  id: string;
+  title: string;
+  description?: string | null;
+  /** HH:MM, 24-hour. */
+  time: string;
+  /** 0 to 6, 0 is Sunday. */
+  dayOfWeek: number;
+  isRepeating: boolean;
+}
+
+export interface CreateTemplateBody {
+  title: string;
+  description: string;
+  time: string;
+  isRepeating: boolean;
+  dayOfWeek: number;
+}
+
+export interface Weekday {
+  value: number;
+  short: string;
+  name: string;
+}
+
+/** The seven day tabs, Monday first; Sunday's value is 0 (spec section 2.8). */
+export const WEEKDAYS: readonly Weekday[] = [
+  { value: 1, short: 'MON', name: 'Monday' },
+  { value: 2, short: 'TUE', name: 'Tuesday' },
+  { value: 3, short: 'WED', name: 'Wednesday' },
+  { value: 4, short: 'THU', name: 'Thursday' },
+  { value: 5, short: 'FRI', name: 'Friday' },
+  { value: 6, short: 'SAT', name: 'Saturday' },
+  { value: 0, short: 'SUN', name: 'Sunday' },
+];
+
+export const DEFAULT_WEEKDAY = 1;
+
+export function weekdayName(value: number): string {
+  return WEEKDAYS.find((d) => d.value === value)?.name ?? '';
+}
+
+export const WEEKLY_TEMPLATES_KEY = ['/api/weekly-templates'] as const;
+
+/** Every template (the weekly schedule screen filters them per tab). */
+export function useWeeklyTemplates() {
+  return useQuery<WeeklyTemplate[]>({ queryKey: WEEKLY_TEMPLATES_KEY });
+}
+
+/** The templates of one weekday (GET /api/weekly-templates/{dayOfWeek}). */
+export function useDayTemplates(dayOfWeek: number) {
+  return useQuery<WeeklyTemplate[]>({ queryKey: [...WEEKLY_TEMPLATES_KEY, String(dayOfWeek)] });
+}
+
+/** "13:05" as "1:05 PM"; hour 0 is 12 AM. Anything that is not HH:MM is shown as it is. */
+export function formatTime12(time: string): string {
+  const match = /^(\d{1,2}):(\d{2})/.exec(time);
+  if (!match) return time;
+  const hours = Number(match[1]);
+  if (hours > 23) return time;
+  const suffix = hours < 12 ? 'AM' : 'PM';
+  return `${hours % 12 === 0 ? 12 : hours % 12}:${match[2]} ${suffix}`;
+}
+
+/** A day's templates, earliest first. */
+export function sortByTime<T extends { time: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => a.time.localeCompare(b.time));
+}
+
+export interface TemplateDraft {
+  title: string;
+  time: string;
+  description: string;
+  isRepeating: boolean;
+}
+
+/** The create request for a draft; null while the title is blank or no time is chosen (spec section 5). */
+export function templateBody(draft: TemplateDraft, dayOfWeek: number): CreateTemplateBody | null {
+  const title = draft.title.trim();
+  if (!title || !draft.time) return null;
+  return { title, description: draft.description.trim(), time: draft.time, isRepeating: draft.isRepeating, dayOfWeek };
+}
+
+export function useCreateTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateTemplateBody) => apiJson<WeeklyTemplate>('POST', '/api/weekly-templates', body),
+    onSuccess: async () => {
+      toast({ title: 'Template Created' });
+      await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to create template'),
+  });
+}

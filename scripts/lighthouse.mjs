@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// `npm run lighthouse`: Lighthouse's accessibility and performance scores for
+// the login screen and the signed-in dashboard. It builds (Nx skips what has
+// not changed; `--skip-build` skips the step), starts a fresh embedded vault on
+// a free port with its data in a temporary folder, signs in from here, and runs
+// Lighthouse in Debian's Chromium with the session cookie as an extra header.
+// Fails when an accessibility score is under 95. The JSON reports are kept in a
+// temporary folder whose path is printed.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { ensureBuilt } from './lib/build.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const MIN_ACCESSIBILITY = 95;
+const READY_TIMEOUT_MS = 120_000;
+const OWNER = {
+  name: 'Lighthouse Keeper',
+  username: 'keeper',
+  password: `lighthouse-${randomBytes(12).toString('base64url')}`,
+};
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (line) => process.stdout.write(`${line}\n`);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The embedded vault, as the leader of its own process group so that stopping it stops all of it. */
+function startVault(port, dataDir) {
+  const child = spawn(process.execPath, ['apps/vault/dist/main.js'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    // A clean environment: a developer's VAULT_* or DATABASE_URL must not leak into this vault.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMPDIR: process.env.TMPDIR ?? tmpdir(),
+      VAULT_MODE: 'embedded',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      VAULT_DATA_DIR: dataDir,
+      VAULT_OWNER_NAME: OWNER.name,
+      VAULT_OWNER_USERNAME: OWNER.username,
+      VAULT_OWNER_PASSWORD: OWNER.password,
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const state = { child, exit: undefined };
+  child.on('exit', (code, signal) => (state.exit = `exited with ${signal ?? code}`));
+  child.on('error', (error) => (state.exit = `failed to start: ${error.message}`));
+  return state;
+}
+
+async function stopVault(vault) {
+  if (vault.exit !== undefined || !vault.child.pid) return;
+  const signal = (name) => {
+    try {
+      process.kill(-vault.child.pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  for (let waited = 0; vault.exit === undefined && waited < 8000; waited += 100) await sleep(100);
+  if (vault.exit === undefined) signal('SIGKILL');
+}
+
+async function waitReady(baseURL, vault) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (vault.exit !== undefined) throw new Error(`The vault ${vault.exit} before it was ready.`);
+    try {
+      const response = await fetch(`${baseURL}/health/ready`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${baseURL}/health/ready did not answer 200 within ${READY_TIMEOUT_MS / 1000} s.`);
+    await sleep(250);
+  }
+}
+
+/** Signs in like the login form does and returns the Cookie header of the new session. */
+async function signIn(baseURL) {
+  const response = await fetch(`${baseURL}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: OWNER.username, password: OWNER.password }),
+  });
+  if (response.status !== 200) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  if (!cookie) throw new Error('Sign-in answered 200 without a session cookie.');
+  const user = await fetch(`${baseURL}/api/user`, { headers: { cookie } });
+  if (user.status !== 200) throw new Error(`The session cookie is refused: GET /api/user answered ${user.status}.`);
+  return cookie;
+}
+
+/** URLs the page requested during the run (to prove which screen Lighthouse saw). */
+function requestedPaths(lhr) {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  return new Set(items.map((item) => new URL(item.url).pathname));
+}
+
+function failingAudits(lhr, category) {
+  return lhr.categories[category].auditRefs
+    .map((ref) => lhr.audits[ref.id])
+    .filter((audit) => audit.scoreDisplayMode === 'binary' && audit.score !== 1)
+    .map((audit) => audit.id);
+}
+
+async function main() {
+  const skipBuild = process.argv.includes('--skip-build');
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt-get install chromium); no browser is downloaded.`);
+  if (!skipBuild) await ensureBuilt(ROOT);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'vault-lighthouse-data-'));
+  const reportsDir = mkdtempSync(join(tmpdir(), 'vault-lighthouse-reports-'));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const vault = startVault(port, dataDir);
+  let chrome;
+  const cleanup = async () => {
+    await chrome?.kill();
+    await stopVault(vault);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  }
+
+  try {
+    await waitReady(baseURL, vault);
+    log(`Embedded vault ready at ${baseURL}`);
+    const cookie = await signIn(baseURL);
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+
+    const pages = [
+      { name: 'login', url: `${baseURL}/`, headers: undefined, expectPath: '/api/system/owner' },
+      { name: 'dashboard', url: `${baseURL}/`, headers: { Cookie: cookie }, expectPath: '/api/targets' },
+    ];
+    const results = [];
+    for (const page of pages) {
+      const runner = await lighthouse(page.url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['accessibility', 'performance'],
+        extraHeaders: page.headers,
+      });
+      if (!runner) throw new Error(`Lighthouse returned nothing for ${page.name}.`);
+      const { lhr } = runner;
+      if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${page.name}: ${lhr.runtimeError.message}`);
+      if (!requestedPaths(lhr).has(page.expectPath)) {
+        throw new Error(`The ${page.name} run never requested ${page.expectPath}: Lighthouse did not see that screen.`);
+      }
+      const reportPath = join(reportsDir, `${page.name}.json`);
+      writeFileSync(reportPath, runner.report);
+      results.push({
+        page: page.name,
+        accessibility: Math.round(lhr.categories.accessibility.score * 100),
+        performance: Math.round(lhr.categories.performance.score * 100),
+        failing: failingAudits(lhr, 'accessibility'),
+      });
+    }
+
+    log('\npage        accessibility  performance');
+    for (const r of results) {
+      log(`${r.page.padEnd(12)}${String(r.accessibility).padStart(13)}${String(r.performance).padStart(13)}`);
+      if (r.failing.length > 0) log(`  accessibility audits not passed: ${r.failing.join(', ')}`);
+    }
+    log(`\nJSON reports: ${reportsDir}`);
+    const low = results.filter((r) => r.accessibility < MIN_ACCESSIBILITY);
+    if (low.length > 0) {
+      log(`Accessibility under ${MIN_ACCESSIBILITY}: ${low.map((r) => r.page).join(', ')}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
