@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
 import { ensureDatabase } from './lib/database.mjs';
+import { masterKeyFromFile } from './lib/master-key.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = {
@@ -14,6 +15,8 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/vault',
   NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  // On one machine the journal's master key may live in a file beside the data, as in embedded mode.
+  VAULT_MASTER_KEY: process.env.VAULT_MASTER_KEY ?? masterKeyFromFile(process.env.VAULT_DATA_DIR ?? './data'),
 };
 const gatewayPort = Number(process.env.PORT ?? 3000);
 
@@ -21,6 +24,7 @@ const gatewayPort = Number(process.env.PORT ?? 3000);
 export const processes = [
   { name: 'auth-svc', entry: 'apps/auth-svc/dist/main.js', port: gatewayPort + 101 },
   { name: 'planner-svc', entry: 'apps/planner-svc/dist/main.js', port: gatewayPort + 102 },
+  { name: 'journal-svc', entry: 'apps/journal-svc/dist/main.js', port: gatewayPort + 103 },
   { name: 'gateway', entry: 'apps/gateway/dist/main.js', port: gatewayPort },
 ];
 

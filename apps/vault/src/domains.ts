@@ -1,9 +1,22 @@
 import { AuthModule } from '@vault/auth';
 import { ownerOptions, type VaultConfig } from '@vault/host';
+import { JournalModule, loadOrCreateKeyFile, parseMasterKey } from '@vault/journal';
 import { PlannerModule } from '@vault/planner';
+import { join, resolve } from 'node:path';
 
 /** Every service's domain module, as the embedded process hosts them side by side. */
 export function domainModules(config: VaultConfig) {
   const migrate = !config.VAULT_SKIP_MIGRATIONS;
-  return [AuthModule.forRoot({ owner: ownerOptions(config), migrate }), PlannerModule.forRoot({ migrate })];
+  return [
+    AuthModule.forRoot({ owner: ownerOptions(config), migrate }),
+    PlannerModule.forRoot({ migrate }),
+    JournalModule.forRoot({ migrate, masterKey: embeddedMasterKey(config) }),
+  ];
+}
+
+/** VAULT_MASTER_KEY when given; otherwise the key file beside the data, made on the first run. */
+export function embeddedMasterKey(config: VaultConfig): Buffer {
+  return config.VAULT_MASTER_KEY
+    ? parseMasterKey(config.VAULT_MASTER_KEY)
+    : loadOrCreateKeyFile(join(resolve(config.VAULT_DATA_DIR), 'master.key'));
 }

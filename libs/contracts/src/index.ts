@@ -8,3 +8,4 @@ export * from './schedule.contracts.js';
 export * from './missions.contracts.js';
 export * from './studies.contracts.js';
 export * from './balance.contracts.js';
+export * from './journal.contracts.js';

@@ -6,6 +6,7 @@ import { SessionController } from './auth/session.controller.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway.options.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { WebApp } from './http/web-app.js';
+import { JournalController } from './journal/journal.controller.js';
 import { ActivitiesController } from './planner/activities.controller.js';
 import { BalanceController } from './planner/balance.controller.js';
 import { ScheduleController, WeeklyTemplatesController } from './planner/schedule.controller.js';
@@ -41,6 +42,7 @@ export class GatewayModule {
         ActivitiesController,
         StudiesController,
         BalanceController,
+        JournalController,
       ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },

@@ -18,6 +18,9 @@ export const VaultEnvironment = z.object({
   DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   AUTH_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   PLANNER_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  JOURNAL_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  /** 32 bytes, base64: wraps the journal's data key. Embedded mode keeps one in a file beside the data instead. */
+  VAULT_MASTER_KEY: optionalVar(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')),
   VAULT_SKIP_MIGRATIONS: flag,
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   RPC_TIMEOUT_MS: intVar(1500, 50, 60_000),
@@ -36,11 +39,11 @@ export function loadVaultConfig(env: NodeJS.ProcessEnv = process.env): VaultConf
   return readConfig(VaultEnvironment, env);
 }
 
-export type ServiceName = 'auth' | 'planner';
+export type ServiceName = 'auth' | 'planner' | 'journal';
 
 /** A service's own database URL wins over the shared one (one database per service in production). */
 export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
-  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL }[service];
+  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL }[service];
   const url = own ?? config.DATABASE_URL;
   if (!url) throw new ConfigError([`${service.toUpperCase()}_DATABASE_URL or DATABASE_URL: required in distributed mode`]);
   return url;
@@ -49,4 +52,9 @@ export function databaseUrlFor(config: VaultConfig, service: ServiceName): strin
 export function requireRedis(config: VaultConfig): string {
   if (!config.REDIS_URL) throw new ConfigError(['REDIS_URL: required by the gateway in distributed mode']);
   return config.REDIS_URL;
+}
+
+export function requireMasterKey(config: VaultConfig): string {
+  if (!config.VAULT_MASTER_KEY) throw new ConfigError(['VAULT_MASTER_KEY: required by journal-svc in distributed mode (openssl rand -base64 32)']);
+  return config.VAULT_MASTER_KEY;
 }

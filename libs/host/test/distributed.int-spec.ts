@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiClient, createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
 import { OWNER, startDistributedStack, urlOf } from './stack.js';
 import { startGateway } from '../src/index.js';
+import { describeJournalApi } from './journal-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
+import { execFileSync } from 'node:child_process';
 import { describeTargetsApi } from './targets-api.behaviour.js';
 
 describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis', () => {
@@ -22,14 +24,29 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
 
   describe('targets', () => describeTargetsApi(() => stack.url));
   describe('planner', () => describePlannerApi(() => stack.url));
+  describe('journal', () => describeJournalApi(() => stack.url));
+
+  it('keeps journal titles and contents out of a pg_dump, while the API shows them', async () => {
+    const client = new ApiClient(stack.url);
+    await client.login(OWNER.username, OWNER.password);
+    const created = await client.request('POST', '/api/journal', { title: 'Operation Dawn', content: 'line one\nline two' });
+    expect(created.json).toMatchObject({ title: 'Operation Dawn', content: 'line one\nline two' });
+    await client.request('POST', '/api/targets', { title: 'Control target in clear' });
+    const dump = execFileSync('pg_dump', ['--data-only', db.url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    // The dump does hold rows in clear (the control), so the absence below means something.
+    expect(dump).toContain('Control target in clear');
+    for (const secret of ['Operation Dawn', 'line one', 'line two']) expect(dump).not.toContain(secret);
+  });
 
   it('keeps each service in its own schema', async () => {
     const rows = await db.query<{ table_schema: string; table_name: string }>(
-      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner') order by 1, 2",
+      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner', 'journal') order by 1, 2",
     );
     expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
       'auth.owner_credential',
       'auth.vault_state',
+      'journal.data_keys',
+      'journal.entries',
       'planner.activities',
       'planner.balance',
       'planner.schedule_items',

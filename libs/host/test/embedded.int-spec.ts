@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
+import { describeJournalApi } from './journal-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { describeTargetsApi } from './targets-api.behaviour.js';
 
 describe('embedded mode: one process, PGlite files, sessions in memory', () => {
@@ -24,6 +26,25 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
 
   describe('targets', () => describeTargetsApi(() => vault.url));
   describe('planner', () => describePlannerApi(() => vault.url));
+  describe('journal', () => describeJournalApi(() => vault.url));
+
+  it('keeps journal titles and contents out of the PGlite files, and its key file owner-only', async () => {
+    const client = new ApiClient(vault.url);
+    await client.login(OWNER.username, OWNER.password);
+    const created = await client.request('POST', '/api/journal', { title: 'Operation Dawn', content: 'line one\nline two' });
+    expect(created.json).toMatchObject({ title: 'Operation Dawn', content: 'line one\nline two' });
+    await client.request('POST', '/api/targets', { title: 'Control target in clear' });
+    await vault.close();
+    const files = Buffer.concat(filesUnder(join(dataDir, 'pg')).map((path) => readFileSync(path)));
+    // The files do hold rows in clear (the control), so the absence below means something.
+    expect(files.includes('Control target in clear')).toBe(true);
+    for (const secret of ['Operation Dawn', 'line one', 'line two']) expect(files.includes(secret)).toBe(false);
+    expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
+    const again = new ApiClient(vault.url);
+    await again.login(OWNER.username, OWNER.password);
+    expect((await again.request('GET', '/api/journal')).json[0]).toMatchObject({ title: 'Operation Dawn' });
+  });
 
   it('ends the session when its time to live has passed, in memory', async () => {
     await vault.close();
@@ -69,3 +90,10 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     expect([ready.status, ready.json.status]).toEqual([200, 'ready']);
   });
 });
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}

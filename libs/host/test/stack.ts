@@ -1,9 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { AuthModule } from '@vault/auth';
+import { JournalModule, loadOrCreateKeyFile } from '@vault/journal';
+import { join } from 'node:path';
 import { PlannerModule } from '@vault/planner';
+import { randomBytes } from 'node:crypto';
 import { loadVaultConfig, ownerOptions, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
 
 export const OWNER = { name: 'Agent Nine', username: 'agent', password: 'correct-horse-battery-staple' };
+
+/** One master key per test process, as an operator would set VAULT_MASTER_KEY. */
+export const MASTER_KEY = randomBytes(32);
 
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', VAULT_OWNER_NAME: OWNER.name, VAULT_OWNER_USERNAME: OWNER.username, VAULT_OWNER_PASSWORD: OWNER.password };
 
@@ -18,10 +24,12 @@ export async function startDistributedStack(env: Record<string, string>) {
   const services = {
     auth: () => startService(config, 'auth', AuthModule.forRoot({ owner: ownerOptions(config), migrate: true })),
     planner: () => startService(config, 'planner', PlannerModule.forRoot({ migrate: true })),
+    journal: () => startService(config, 'journal', JournalModule.forRoot({ migrate: true, masterKey: MASTER_KEY })),
   };
   const running: Record<string, INestApplication> = {
     auth: await services.auth(),
     planner: await services.planner(),
+    journal: await services.journal(),
   };
   const gateway = await startGateway(config);
   return {
@@ -52,6 +60,8 @@ export async function startEmbeddedVault(config: VaultConfig) {
   const app = await startEmbedded(config, [
     AuthModule.forRoot({ owner: ownerOptions(config), migrate }),
     PlannerModule.forRoot({ migrate }),
+    // As the embedded vault does: the key file beside the data, made on the first run.
+    JournalModule.forRoot({ migrate, masterKey: loadOrCreateKeyFile(join(config.VAULT_DATA_DIR, 'master.key')) }),
   ]);
   return { app, url: urlOf(app), close: () => app.close() };
 }

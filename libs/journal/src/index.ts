@@ -1,0 +1,2 @@
+export * from './journal.module.js';
+export { loadOrCreateKeyFile, parseMasterKey } from './crypto/master-key.js';
