@@ -17,7 +17,7 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@vault/(contracts|platform|transport|persistence|auth|planner|journal|media|gateway|host|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@vault/(contracts|platform|transport|persistence|auth|planner|journal|audit|media|gateway|host|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
 };

@@ -25,6 +25,7 @@ export const processes = [
   { name: 'auth-svc', entry: 'apps/auth-svc/dist/main.js', port: gatewayPort + 101 },
   { name: 'planner-svc', entry: 'apps/planner-svc/dist/main.js', port: gatewayPort + 102 },
   { name: 'journal-svc', entry: 'apps/journal-svc/dist/main.js', port: gatewayPort + 103 },
+  { name: 'audit-svc', entry: 'apps/audit-svc/dist/main.js', port: gatewayPort + 105 },
   { name: 'gateway', entry: 'apps/gateway/dist/main.js', port: gatewayPort },
 ];
 

@@ -230,6 +230,14 @@ const SERVER_VARIABLES = new Set([
   'REDIS_URL',
   'SESSION_TTL_SECONDS',
   'RPC_TIMEOUT_MS',
+  'JOURNAL_DATABASE_URL',
+  'AUDIT_DATABASE_URL',
+  'VAULT_MASTER_KEY',
+  'VAULT_DATA_DIR',
+  'VAULT_LOGIN_RATE_LIMIT',
+  'VAULT_LOCKOUT_FAILURES',
+  'VAULT_LOCKOUT_SECONDS',
+  'VAULT_TRUSTED_PROXIES',
 ]);
 
 /** The runner's environment without anything that configures a vault (or Playwright), plus `extra`. */

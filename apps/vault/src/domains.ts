@@ -1,5 +1,6 @@
+import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
-import { ownerOptions, type VaultConfig } from '@vault/host';
+import { authOptions, type VaultConfig } from '@vault/host';
 import { JournalModule, loadOrCreateKeyFile, parseMasterKey } from '@vault/journal';
 import { PlannerModule } from '@vault/planner';
 import { join, resolve } from 'node:path';
@@ -8,9 +9,10 @@ import { join, resolve } from 'node:path';
 export function domainModules(config: VaultConfig) {
   const migrate = !config.VAULT_SKIP_MIGRATIONS;
   return [
-    AuthModule.forRoot({ owner: ownerOptions(config), migrate }),
+    AuthModule.forRoot(authOptions(config)),
     PlannerModule.forRoot({ migrate }),
     JournalModule.forRoot({ migrate, masterKey: embeddedMasterKey(config) }),
+    AuditModule.forRoot({ migrate }),
   ];
 }
 

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { AUTH_DB, AUTH_MIGRATIONS } from './database.js';
+import { LOCKOUT_OPTIONS, type LockoutOptions } from './lockout/lockout.options.js';
+import { LockoutService } from './lockout/lockout.service.js';
 import { OwnerCredentialRepository } from './owner/owner-credential.repository.js';
 import { OwnerCredentialService } from './owner/owner-credential.service.js';
 import { OwnerHandlers } from './owner/owner.handlers.js';
@@ -11,9 +13,10 @@ import { VaultStateRepository } from './vault-state/vault-state.repository.js';
 export interface AuthOptions {
   owner: OwnerOptions;
   migrate: boolean;
+  lockout: LockoutOptions;
 }
 
-/** auth-svc: the owner's credential and the vault's state. */
+/** auth-svc: the owner's credential, sign-in lockout and the vault's state. */
 @Module({})
 export class AuthModule {
   static forRoot(options: AuthOptions): DynamicModule {
@@ -30,6 +33,8 @@ export class AuthModule {
       controllers: [OwnerHandlers, VaultStateHandlers],
       providers: [
         { provide: OWNER_OPTIONS, useValue: options.owner },
+        { provide: LOCKOUT_OPTIONS, useValue: options.lockout },
+        LockoutService,
         OwnerCredentialRepository,
         OwnerCredentialService,
         VaultStateRepository,

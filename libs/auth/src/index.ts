@@ -2,3 +2,4 @@ export * from './auth.module.js';
 export * from './set-owner-password.js';
 export type { OwnerOptions } from './owner/owner.options.js';
 export { hashPassword, verifyPassword, isArgon2idHash } from './owner/password-hasher.js';
+export { DEFAULT_LOCKOUT, type LockoutOptions } from './lockout/lockout.options.js';

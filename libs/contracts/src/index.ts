@@ -9,3 +9,5 @@ export * from './missions.contracts.js';
 export * from './studies.contracts.js';
 export * from './balance.contracts.js';
 export * from './journal.contracts.js';
+export * from './media.contracts.js';
+export * from './audit.contracts.js';

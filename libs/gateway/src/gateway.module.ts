@@ -1,7 +1,12 @@
 import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import type { Redis } from 'ioredis';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { ATTEMPT_COUNTER, MemoryAttemptCounter, RedisAttemptCounter } from './auth/login-rate-limit.js';
 import { LocalStrategy } from './auth/local.strategy.js';
+import { AccessRecorder } from './audit/access-recorder.js';
+import { LogsController } from './audit/logs.controller.js';
+import { REDIS, connectRedis } from './session/redis.js';
 import { SessionController } from './auth/session.controller.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway.options.js';
 import { ErrorFilter } from './http/error.filter.js';
@@ -17,11 +22,16 @@ import { RedisSessionStore } from './session/redis-session.store.js';
 import { SessionGuard } from './session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from './session/session.store.js';
 import { SystemController } from './system/system.controller.js';
+import { LoginGuard } from './auth/login.guard.js';
 
 class SessionStoreCloser implements OnApplicationShutdown {
-  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
-  onApplicationShutdown() {
-    return this.store.close();
+  constructor(
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(REDIS) private readonly redis: Redis | undefined,
+  ) {}
+  async onApplicationShutdown() {
+    await this.store.close();
+    this.redis?.disconnect();
   }
 }
 
@@ -43,16 +53,25 @@ export class GatewayModule {
         StudiesController,
         BalanceController,
         JournalController,
+        LogsController,
       ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },
+        { provide: REDIS, useFactory: () => (options.redisUrl ? connectRedis(options.redisUrl) : undefined) },
         {
           provide: SESSION_STORE,
-          useFactory: (): SessionStore =>
-            options.redisUrl ? new RedisSessionStore(options.redisUrl, ttlMs) : new MemorySessionStore(ttlMs),
+          useFactory: (redis?: Redis): SessionStore => (redis ? new RedisSessionStore(redis, ttlMs) : new MemorySessionStore(ttlMs)),
+          inject: [REDIS],
         },
+        {
+          provide: ATTEMPT_COUNTER,
+          useFactory: (redis?: Redis) => (redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter()),
+          inject: [REDIS],
+        },
+        AccessRecorder,
         SessionStoreCloser,
         LocalStrategy,
+        LoginGuard,
         { provide: APP_GUARD, useClass: SessionGuard },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(web) },
       ],

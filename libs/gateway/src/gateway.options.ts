@@ -1,8 +1,12 @@
+import type { LoginRateLimit } from './auth/login-rate-limit.js';
+
 export interface GatewayOptions {
   /** The session lifetime counted from sign-in (spec: half an hour). */
   sessionTtlSeconds: number;
   /** Redis for the distributed mode; memory when absent (embedded). */
   redisUrl?: string;
+  /** Sign-in attempts allowed per client address and window. */
+  loginRateLimit: LoginRateLimit;
   /** The built web app; absent when the gateway serves the API only. */
   webDistDir?: string;
 }

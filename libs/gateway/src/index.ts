@@ -5,3 +5,4 @@ export * from './http/web-app.js';
 export * from './http/security-headers.js';
 export * from './session/session.store.js';
 export { SESSION_COOKIE } from './session/session-cookie.js';
+export { DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './auth/login-rate-limit.js';

@@ -10,3 +10,21 @@ export function ownerOptions(config: VaultConfig) {
     generateIfMissing: config.VAULT_MODE === 'embedded',
   };
 }
+
+/** auth-svc's options: the owner and the sign-in lockout. */
+export function authOptions(config: VaultConfig) {
+  return {
+    owner: ownerOptions(config),
+    migrate: !config.VAULT_SKIP_MIGRATIONS,
+    lockout: { maxFailures: config.VAULT_LOCKOUT_FAILURES, lockoutSeconds: config.VAULT_LOCKOUT_SECONDS },
+  };
+}
+
+/** The gateway's options, the same in both modes but for where sessions live. */
+export function gatewayOptions(config: VaultConfig, extra: { redisUrl?: string; webDistDir?: string }) {
+  return {
+    sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+    loginRateLimit: { attempts: config.VAULT_LOGIN_RATE_LIMIT, windowSeconds: config.VAULT_LOGIN_RATE_WINDOW_SECONDS },
+    ...extra,
+  };
+}

@@ -5,10 +5,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
 import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
 import { HealthModule } from '@vault/platform';
-import { InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
+import { EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { processLogger } from './nest-logger.js';
+import { gatewayOptions } from './owner-options.js';
 import type { VaultConfig } from './vault-config.js';
 
 /**
@@ -27,7 +28,8 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
     imports: [
       PersistenceModule.forRoot({ kind: 'pglite', dataDir: join(resolve(config.VAULT_DATA_DIR), 'pg') }),
       TransportModule.forClient(transport, 'gateway'),
-      GatewayModule.forRoot({ sessionTtlSeconds: config.SESSION_TTL_SECONDS, webDistDir: web?.distDir }, web),
+      EventsModule.forRoot({ kind: 'in-process' }),
+      GatewayModule.forRoot(gatewayOptions(config, { webDistDir: web?.distDir }), web),
       HealthModule.register([DATABASE_READINESS]),
       ...domainModules,
     ],

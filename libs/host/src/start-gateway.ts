@@ -4,10 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
 import { HealthModule } from '@vault/platform';
-import { TRANSPORT_READINESS, TransportModule } from '@vault/transport';
+import { EventsModule, TRANSPORT_READINESS, TransportModule } from '@vault/transport';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { processLogger } from './nest-logger.js';
+import { gatewayOptions } from './owner-options.js';
 import { requireRedis, type VaultConfig } from './vault-config.js';
 
 /** The distributed mode's gateway: HTTP in front, NATS to the services, sessions in Redis. */
@@ -20,7 +21,8 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
   @Module({
     imports: [
       TransportModule.forClient({ kind: 'nats', url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS }, 'gateway'),
-      GatewayModule.forRoot({ sessionTtlSeconds: config.SESSION_TTL_SECONDS, redisUrl, webDistDir: web?.distDir }, web),
+      EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: 'gateway' }),
+      GatewayModule.forRoot(gatewayOptions(config, { redisUrl, webDistDir: web?.distDir }), web),
       HealthModule.register([TRANSPORT_READINESS]),
     ],
   })

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
 import { HealthModule } from '@vault/platform';
-import { microserviceOptions } from '@vault/transport';
+import { EventsModule, microserviceOptions } from '@vault/transport';
 import { processLogger } from './nest-logger.js';
 import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
 
@@ -20,6 +20,7 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
     imports: [
       PersistenceModule.forRoot({ kind: 'postgres', url: databaseUrlFor(config, name) }),
       HealthModule.register([DATABASE_READINESS]),
+      EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: `${name}-svc` }),
       domainModule,
     ],
   })

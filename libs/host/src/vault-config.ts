@@ -19,6 +19,7 @@ export const VaultEnvironment = z.object({
   AUTH_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   PLANNER_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   JOURNAL_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  AUDIT_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   /** 32 bytes, base64: wraps the journal's data key. Embedded mode keeps one in a file beside the data instead. */
   VAULT_MASTER_KEY: optionalVar(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')),
   VAULT_SKIP_MIGRATIONS: flag,
@@ -26,6 +27,12 @@ export const VaultEnvironment = z.object({
   RPC_TIMEOUT_MS: intVar(1500, 50, 60_000),
   REDIS_URL: optionalVar(z.url({ error: 'must be a redis:// URL' })),
   SESSION_TTL_SECONDS: intVar(1800, 1, 86_400),
+  /** Sign-in protection (README, "Security"): consecutive failures that lock an address out, and for how long. */
+  VAULT_LOCKOUT_FAILURES: intVar(5, 1, 100),
+  VAULT_LOCKOUT_SECONDS: intVar(900, 1, 86_400),
+  /** Sign-in attempts per address and window, whatever their outcome. */
+  VAULT_LOGIN_RATE_LIMIT: intVar(20, 1, 10_000),
+  VAULT_LOGIN_RATE_WINDOW_SECONDS: intVar(900, 1, 86_400),
   VAULT_TRUSTED_PROXIES: list,
   VAULT_WEB_DIST: z.string().default(fileURLToPath(new URL('../../../apps/web/dist', import.meta.url))),
   VAULT_OWNER_NAME: z.string().trim().min(1).max(100).default('Owner'),
@@ -39,11 +46,11 @@ export function loadVaultConfig(env: NodeJS.ProcessEnv = process.env): VaultConf
   return readConfig(VaultEnvironment, env);
 }
 
-export type ServiceName = 'auth' | 'planner' | 'journal';
+export type ServiceName = 'auth' | 'planner' | 'journal' | 'audit';
 
 /** A service's own database URL wins over the shared one (one database per service in production). */
 export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
-  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL }[service];
+  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL, audit: config.AUDIT_DATABASE_URL }[service];
   const url = own ?? config.DATABASE_URL;
   if (!url) throw new ConfigError([`${service.toUpperCase()}_DATABASE_URL or DATABASE_URL: required in distributed mode`]);
   return url;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiClient, createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
 import { OWNER, startDistributedStack, urlOf } from './stack.js';
 import { startGateway } from '../src/index.js';
+import { describeGuard } from './guard.behaviour.js';
 import { describeJournalApi } from './journal-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
 import { execFileSync } from 'node:child_process';
@@ -25,6 +26,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
   describe('targets', () => describeTargetsApi(() => stack.url));
   describe('planner', () => describePlannerApi(() => stack.url));
   describe('journal', () => describeJournalApi(() => stack.url));
+  describe('guard and audit', () => describeGuard(() => stack.url, 2));
 
   it('keeps journal titles and contents out of a pg_dump, while the API shows them', async () => {
     const client = new ApiClient(stack.url);
@@ -40,9 +42,11 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
 
   it('keeps each service in its own schema', async () => {
     const rows = await db.query<{ table_schema: string; table_name: string }>(
-      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner', 'journal') order by 1, 2",
+      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit') order by 1, 2",
     );
     expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
+      'audit.access_log',
+      'auth.login_failures',
       'auth.owner_credential',
       'auth.vault_state',
       'journal.data_keys',

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
+import { describeGuard } from './guard.behaviour.js';
 import { describeJournalApi } from './journal-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -27,6 +28,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
   describe('targets', () => describeTargetsApi(() => vault.url));
   describe('planner', () => describePlannerApi(() => vault.url));
   describe('journal', () => describeJournalApi(() => vault.url));
+  describe('guard and audit', () => describeGuard(() => vault.url, 2));
 
   it('keeps journal titles and contents out of the PGlite files, and its key file owner-only', async () => {
     const client = new ApiClient(vault.url);

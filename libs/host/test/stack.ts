@@ -1,17 +1,22 @@
 import type { INestApplication } from '@nestjs/common';
+import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
 import { JournalModule, loadOrCreateKeyFile } from '@vault/journal';
 import { join } from 'node:path';
 import { PlannerModule } from '@vault/planner';
 import { randomBytes } from 'node:crypto';
-import { loadVaultConfig, ownerOptions, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
+import { authOptions, loadVaultConfig, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
 
 export const OWNER = { name: 'Agent Nine', username: 'agent', password: 'correct-horse-battery-staple' };
 
 /** One master key per test process, as an operator would set VAULT_MASTER_KEY. */
 export const MASTER_KEY = randomBytes(32);
 
-const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', VAULT_OWNER_NAME: OWNER.name, VAULT_OWNER_USERNAME: OWNER.username, VAULT_OWNER_PASSWORD: OWNER.password };
+const quiet = {
+  LOG_LEVEL: 'warn',
+  VAULT_TRUSTED_PROXIES: '127.0.0.1',
+  VAULT_LOCKOUT_SECONDS: '2',
+  VAULT_LOGIN_RATE_LIMIT: '12', HOST: '127.0.0.1', PORT: '0', VAULT_OWNER_NAME: OWNER.name, VAULT_OWNER_USERNAME: OWNER.username, VAULT_OWNER_PASSWORD: OWNER.password };
 
 export function urlOf(app: INestApplication): string {
   const address = app.getHttpServer().address() as { port: number };
@@ -22,14 +27,16 @@ export function urlOf(app: INestApplication): string {
 export async function startDistributedStack(env: Record<string, string>) {
   const config = loadVaultConfig({ ...quiet, VAULT_MODE: 'distributed', ...env });
   const services = {
-    auth: () => startService(config, 'auth', AuthModule.forRoot({ owner: ownerOptions(config), migrate: true })),
+    auth: () => startService(config, 'auth', AuthModule.forRoot(authOptions(config))),
     planner: () => startService(config, 'planner', PlannerModule.forRoot({ migrate: true })),
     journal: () => startService(config, 'journal', JournalModule.forRoot({ migrate: true, masterKey: MASTER_KEY })),
+    audit: () => startService(config, 'audit', AuditModule.forRoot({ migrate: true })),
   };
   const running: Record<string, INestApplication> = {
     auth: await services.auth(),
     planner: await services.planner(),
     journal: await services.journal(),
+    audit: await services.audit(),
   };
   const gateway = await startGateway(config);
   return {
@@ -58,10 +65,11 @@ export function embeddedConfig(env: Record<string, string>): VaultConfig {
 export async function startEmbeddedVault(config: VaultConfig) {
   const migrate = true;
   const app = await startEmbedded(config, [
-    AuthModule.forRoot({ owner: ownerOptions(config), migrate }),
+    AuthModule.forRoot(authOptions(config)),
     PlannerModule.forRoot({ migrate }),
     // As the embedded vault does: the key file beside the data, made on the first run.
     JournalModule.forRoot({ migrate, masterKey: loadOrCreateKeyFile(join(config.VAULT_DATA_DIR, 'master.key')) }),
+    AuditModule.forRoot({ migrate }),
   ]);
   return { app, url: urlOf(app), close: () => app.close() };
 }

@@ -2,7 +2,15 @@
 export class ApiClient {
   private cookie?: string;
 
-  constructor(readonly baseUrl: string) {}
+  /**
+   * Each client acts from its own address (sent as X-Forwarded-For, which the
+   * test stacks trust from 127.0.0.1), so sign-in limits of one test never
+   * touch another.
+   */
+  constructor(
+    readonly baseUrl: string,
+    readonly address = `10.${rand()}.${rand()}.${rand()}`,
+  ) {}
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const raw = typeof body === 'string';
@@ -12,6 +20,7 @@ export class ApiClient {
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(this.cookie ? { cookie: this.cookie } : {}),
+        'x-forwarded-for': this.address,
         ...headers,
       },
       body: body === undefined ? undefined : raw ? (body as string) : JSON.stringify(body),
@@ -40,3 +49,5 @@ export class ApiClient {
     return this.request('POST', '/api/login', { username, password });
   }
 }
+
+const rand = () => Math.floor(Math.random() * 254) + 1;

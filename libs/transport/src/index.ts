@@ -4,3 +4,8 @@ export * from './in-process.transport.js';
 export * from './transport-options.js';
 export * from './rpc-client.js';
 export * from './transport.module.js';
+export * from './events/event-bus.js';
+export * from './events/event-envelope.js';
+export * from './events/on-event.decorator.js';
+export * from './events/events.module.js';
+export { EVENT_STREAM } from './events/jetstream.event-bus.js';

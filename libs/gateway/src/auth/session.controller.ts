@@ -6,6 +6,7 @@ import { Public } from '@vault/platform';
 import { clearSessionCookie, readSessionId, setSessionCookie } from '../session/session-cookie.js';
 import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
+import { AccessRecorder } from '../audit/access-recorder.js';
 import { LoginGuard } from './login.guard.js';
 
 @Controller('api')
@@ -13,6 +14,7 @@ export class SessionController {
   constructor(
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    private readonly access: AccessRecorder,
   ) {}
 
   /** Signs in: the old session (if any) ends and a new id is issued, so a planted id is useless. */
@@ -50,6 +52,7 @@ export class SessionController {
         throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
       }
     }
+    if (id) this.access.record(request, 'logout', true);
     clearSessionCookie(request, reply);
     reply.redirect('/', 302);
   }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { newSessionId, sessionKey } from './session-id.js';
 import type { SessionData, SessionStore } from './session.store.js';
 
@@ -9,22 +9,10 @@ const PREFIX = 'vault:session:';
  * and Redis drops each one when its time to live runs out.
  */
 export class RedisSessionStore implements SessionStore {
-  readonly redis: Redis;
-
   constructor(
-    url: string,
+    private readonly redis: Redis,
     private readonly ttlMs: number,
-  ) {
-    this.redis = new Redis(url, {
-      // Fail a command at once while Redis is away instead of queueing it: the request gets a prompt 503.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: 1000,
-      connectTimeout: 2000,
-    });
-    // Connection errors are answered per request; without a listener ioredis would log each retry.
-    this.redis.on('error', () => undefined);
-  }
+  ) {}
 
   async create(data: SessionData): Promise<string> {
     const id = newSessionId();
@@ -52,6 +40,6 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    this.redis.disconnect();
+    // The connection is shared and closed by the module that opened it.
   }
 }

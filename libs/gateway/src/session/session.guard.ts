@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { readSessionId } from './session-cookie.js';
 import { IS_PUBLIC } from '@vault/platform';
+import { AccessRecorder } from '../audit/access-recorder.js';
 import { SESSION_STORE, type SessionData, type SessionStore } from './session.store.js';
 
 export interface AuthenticatedRequest extends FastifyRequest {
@@ -15,6 +16,7 @@ export class SessionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    private readonly access: AccessRecorder,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -23,14 +25,17 @@ export class SessionGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const id = readSessionId(request);
-    if (!id) throw new UnauthorizedException('Unauthorized');
     let data: SessionData | undefined;
     try {
-      data = await this.sessions.get(id);
+      data = id ? await this.sessions.get(id) : undefined;
     } catch {
       throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
     }
-    if (!data) throw new UnauthorizedException('Unauthorized');
+    if (!id || !data) {
+      // The web app's "am I signed in?" probe is not an access attempt; every other refusal is logged.
+      if (!(request.method === 'GET' && request.url === '/api/user')) this.access.record(request, 'unauthorized', false);
+      throw new UnauthorizedException('Unauthorized');
+    }
     request.session = { id, data };
     return true;
   }

@@ -1,0 +1,18 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ServiceDatabaseModule } from '@vault/persistence';
+import { AccessLogHandlers } from './access-log/access-log.handlers.js';
+import { AccessLogRepository } from './access-log/access-log.repository.js';
+import { AUDIT_DB, AUDIT_MIGRATIONS } from './database.js';
+
+/** audit-svc: the access log, fed by access events. */
+@Module({})
+export class AuditModule {
+  static forRoot(options: { migrate: boolean }): DynamicModule {
+    return {
+      module: AuditModule,
+      imports: [ServiceDatabaseModule.forService({ token: AUDIT_DB, schema: 'audit', migrationsFolder: AUDIT_MIGRATIONS, migrate: options.migrate })],
+      controllers: [AccessLogHandlers],
+      providers: [AccessLogRepository],
+    };
+  }
+}

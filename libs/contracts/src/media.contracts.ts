@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { Empty, EntityId, IsoTimestamp } from './fields.js';
+import { defineRpc } from './rpc.js';
+
+/** Spec 5 and 9: one photo of at most 10 MB (10,485,760 bytes). */
+export const PHOTO_MAX_BYTES = 10_485_760;
+/** How long an upload URL accepts its one PUT. */
+export const UPLOAD_URL_TTL_SECONDS = 600;
+export const PHOTO_PAGE_MAX = 500;
+
+/** The only types a photo may have, told from its first bytes, never from its name or upload header. */
+export const PHOTO_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export const PhotoContentType = z.enum(PHOTO_CONTENT_TYPES);
+export type PhotoContentType = z.infer<typeof PhotoContentType>;
+
+export const Photo = z.object({
+  id: z.string(),
+  /** Where the signed-in owner's browser reads it: `/objects/photos/<id>`. */
+  objectPath: z.string(),
+  createdAt: IsoTimestamp,
+  contentType: PhotoContentType,
+  size: z.number(),
+});
+export type Photo = z.infer<typeof Photo>;
+
+/** Spec 3, "Upload parameters response". */
+export const UploadParameters = z.object({ uploadURL: z.string() });
+export type UploadParameters = z.infer<typeof UploadParameters>;
+
+export const RegisterPhotoBody = z.object({
+  photoURL: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    // A presigned URL carries its signature in the query: long, but never this long.
+    .max(4096, 'must be at most 4096 characters'),
+});
+export type RegisterPhotoBody = z.input<typeof RegisterPhotoBody>;
+
+/** A query-string number; the refusal names the field through its path (`limit: must be ...`). */
+const PageNumber = (max: number) =>
+  z
+    .string({ error: 'must be a whole number' })
+    .regex(/^\d{1,7}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((value) => value <= max, `must be at most ${max}`)
+    .optional();
+
+/**
+ * Where the gateway reads a photo's bytes from. Photos never travel through
+ * the message bus (NATS carries at most 1 MB): media-svc authorises and
+ * locates, the gateway streams. A URL is a short-lived presigned GET on the
+ * bucket; a file is a path under the embedded vault's data folder.
+ */
+export const PhotoSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('url'), url: z.string() }),
+  z.object({ kind: z.literal('file'), path: z.string() }),
+]);
+export type PhotoSource = z.infer<typeof PhotoSource>;
+
+export const PhotoLocation = z.object({
+  id: z.string(),
+  contentType: PhotoContentType,
+  size: z.number(),
+  source: PhotoSource,
+});
+export type PhotoLocation = z.infer<typeof PhotoLocation>;
+
+/** `POST /api/objects/upload`: a one-time URL for an object key the server chooses. */
+export const RequestPhotoUpload = defineRpc({
+  pattern: 'media.uploads.issue',
+  request: Empty,
+  response: UploadParameters,
+});
+
+/**
+ * `PUT /api/photos`: registers what was uploaded to an issued URL. The answer
+ * holds objectPath (spec 3) and the rest of the photo's record.
+ */
+export const RegisterPhoto = defineRpc({
+  pattern: 'media.photos.register',
+  request: RegisterPhotoBody,
+  response: Photo,
+  // Reads the object's head and moves it inside the bucket.
+  timeoutMs: 10_000,
+});
+
+/** `GET /api/photos`: every photo, newest first; `limit` and `offset` read it a page at a time. */
+export const ListPhotos = defineRpc({
+  pattern: 'media.photos.list',
+  request: z.object({ limit: PageNumber(PHOTO_PAGE_MAX), offset: PageNumber(1_000_000) }),
+  response: z.array(Photo),
+});
+
+/** `DELETE /api/photos/{id}`: the record and the object, for good. */
+export const DeletePhoto = defineRpc({
+  pattern: 'media.photos.delete',
+  request: z.object({ id: EntityId }),
+  response: z.object({ id: z.string() }),
+  timeoutMs: 5000,
+});
+
+/** `GET /objects/photos/{id}`, first half: media-svc says where the bytes are; the gateway streams them. */
+export const LocatePhoto = defineRpc({
+  pattern: 'media.photos.locate',
+  request: z.object({ id: EntityId }),
+  response: PhotoLocation,
+});

@@ -1,0 +1,25 @@
+import type { EventContract } from '@vault/contracts';
+import type { z } from 'zod';
+import type { EventEnvelope } from './event-envelope.js';
+
+export type EventHandler = (payload: unknown, event: EventEnvelope) => Promise<void> | void;
+
+export interface EventSubscription {
+  contract: EventContract;
+  handler: EventHandler;
+  /** A readable name for logs, e.g. `AccessLogHandlers.record`. */
+  name: string;
+}
+
+/**
+ * Publishes events without making the caller wait: `publish` returns at once
+ * and a failure is logged, never thrown into the request that caused it.
+ */
+export abstract class EventBus {
+  abstract publish<C extends EventContract>(contract: C, payload: z.input<C['payload']>): void;
+  /** Starts delivering events to this process's handlers. */
+  abstract subscribe(subscriptions: EventSubscription[]): Promise<void>;
+  /** Resolves when every event published so far has been handed on (tests, shutdown). */
+  abstract flush(): Promise<void>;
+  abstract close(): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { EventContract } from '@vault/contracts';
+import { EventBus, type EventSubscription } from './event-bus.js';
+import { InProcessEventBus } from './in-process.event-bus.js';
+import { JetStreamEventBus } from './jetstream.event-bus.js';
+import { ON_EVENT } from './on-event.decorator.js';
+
+export type EventsOptions = { kind: 'in-process' } | { kind: 'jetstream'; url: string; consumerName: string };
+
+/** Finds every @OnEvent method in this application and hands them to the bus. */
+class EventSubscriber implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(EventBus) private readonly bus: EventBus,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {}
+
+  async onApplicationBootstrap() {
+    const subscriptions: EventSubscription[] = [];
+    for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance);
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const contract = Reflect.getMetadata(ON_EVENT, prototype[method]) as EventContract | undefined;
+        if (!contract) continue;
+        const handler = (prototype[method] as Function).bind(instance);
+        subscriptions.push({ contract, handler, name: `${prototype.constructor.name}.${method}` });
+      }
+    }
+    await this.bus.subscribe(subscriptions);
+  }
+
+  async onApplicationShutdown() {
+    await this.bus.close();
+  }
+}
+
+@Module({})
+export class EventsModule {
+  static forRoot(options: EventsOptions): DynamicModule {
+    return {
+      module: EventsModule,
+      global: true,
+      imports: [DiscoveryModule],
+      providers: [
+        {
+          provide: EventBus,
+          useFactory: () => (options.kind === 'in-process' ? new InProcessEventBus() : new JetStreamEventBus(options.url, options.consumerName)),
+        },
+        EventSubscriber,
+      ],
+      exports: [EventBus],
+    };
+  }
+}

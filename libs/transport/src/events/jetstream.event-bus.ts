@@ -1,0 +1,121 @@
+import { Logger } from '@nestjs/common';
+import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import type { EventContract } from '@vault/contracts';
+import { currentRequestId, requestContext } from '@vault/platform';
+import { EventBus, type EventSubscription } from './event-bus.js';
+import { envelope, type EventEnvelope } from './event-envelope.js';
+
+export const EVENT_STREAM = 'VAULT_EVENTS';
+const SUBJECT_PREFIX = 'vault.events.';
+
+/**
+ * The distributed mode's bus: events are stored by JetStream before
+ * `publish`'s background promise resolves, and each consuming service reads
+ * them through its own durable consumer, so a service that restarts (or was
+ * down) receives what it missed.
+ */
+export class JetStreamEventBus extends EventBus {
+  private readonly logger = new Logger('Events');
+  private readonly ready: Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }>;
+  private pending = new Set<Promise<unknown>>();
+  private readonly loops: Promise<void>[] = [];
+  private closed = false;
+
+  constructor(
+    url: string,
+    /** Names this service's durable consumers, e.g. `audit-svc`. */
+    private readonly consumerName: string,
+  ) {
+    super();
+    this.ready = this.connect(url);
+    this.ready.catch((error: Error) => this.logger.error(`JetStream unavailable: ${error.message}`));
+  }
+
+  publish(contract: EventContract, payload: unknown) {
+    const event = envelope(payload, currentRequestId());
+    const delivery = this.ready
+      .then(({ js }) => js.publish(SUBJECT_PREFIX + contract.name, JSON.stringify(event), { msgID: event.id }))
+      .catch((error: Error) => this.logger.error(`${contract.name}: not published (${error.message})`));
+    this.pending.add(delivery);
+    void delivery.finally(() => this.pending.delete(delivery));
+  }
+
+  async subscribe(subscriptions: EventSubscription[]) {
+    if (subscriptions.length === 0) return;
+    const { js, jsm } = await this.ready;
+    for (const subscription of subscriptions) {
+      const durable = `${this.consumerName}__${subscription.contract.name.replace(/[^\w-]/g, '_')}`;
+      await jsm.consumers.add(EVENT_STREAM, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: SUBJECT_PREFIX + subscription.contract.name,
+        ack_wait: nanos(30_000),
+      });
+      const messages = await (await js.consumers.get(EVENT_STREAM, durable)).consume({ max_messages: 100 });
+      this.loops.push(
+        (async () => {
+          for await (const message of messages) {
+            if (await this.deliver(subscription, message.json<EventEnvelope>())) message.ack();
+            else message.nak(1000);
+          }
+        })(),
+      );
+    }
+  }
+
+  async flush() {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flush();
+    const connection = await this.ready.catch(() => undefined);
+    await connection?.nc.drain().catch(() => undefined);
+  }
+
+  /** True when handled (or unhandleable: a malformed event is dropped, not retried forever). */
+  private async deliver(subscription: EventSubscription, event: EventEnvelope): Promise<boolean> {
+    const parsed = subscription.contract.payload.safeParse(event.data);
+    if (!parsed.success) {
+      this.logger.error(`${subscription.contract.name}: invalid payload dropped`);
+      return true;
+    }
+    try {
+      await requestContext.run({ requestId: event.meta?.requestId }, () => subscription.handler(parsed.data, event));
+      return true;
+    } catch (error) {
+      this.logger.warn(`${subscription.name} failed on ${subscription.contract.name}, will retry: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  private async connect(url: string) {
+    const nc = await connect({ servers: [url], name: `${this.consumerName}-events`, maxReconnectAttempts: -1 });
+    const jsm = await jetstreamManager(nc);
+    try {
+      await jsm.streams.info(EVENT_STREAM);
+    } catch {
+      await jsm.streams
+        .add({
+          name: EVENT_STREAM,
+          subjects: [`${SUBJECT_PREFIX}>`],
+          storage: StorageType.File,
+          // Kept for a week whether or not consumed, so a consumer created later still sees them.
+          retention: RetentionPolicy.Limits,
+          max_age: nanos(7 * 24 * 3600 * 1000),
+          duplicate_window: nanos(120_000),
+        })
+        .catch(async (error: Error) => {
+          // Another service created it first.
+          await jsm.streams.info(EVENT_STREAM).catch(() => {
+            throw error;
+          });
+        });
+    }
+    return { nc, js: jetstream(nc), jsm };
+  }
+}
