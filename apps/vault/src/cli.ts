@@ -1,4 +1,4 @@
-import { setOwnerPassword } from '@vault/auth';
+import { resetDestroyedVault, setOwnerPassword } from '@vault/auth';
 import { databaseUrlFor, loadVaultConfig } from '@vault/host';
 import { openConnection } from '@vault/persistence';
 import { join, resolve } from 'node:path';
@@ -8,7 +8,11 @@ const USAGE = `Usage: npm run vault -- <command>
 
 Commands:
   set-password   Store a new owner password (read from standard input).
-                 Stop the embedded vault first: its data files allow one process at a time.
+  start-new-vault --erase-confirmed
+                 After a self-destruct, start a new, empty vault. Without the
+                 flag nothing happens. Set the owner password again afterwards.
+
+Stop the embedded vault first: its data files allow one process at a time.
 `;
 
 async function readPassword(): Promise<string> {
@@ -18,13 +22,35 @@ async function readPassword(): Promise<string> {
   return '';
 }
 
-async function setPassword() {
+function openAuthConnection() {
   const config = loadVaultConfig();
-  const connection = await openConnection(
+  return openConnection(
     config.VAULT_MODE === 'embedded'
       ? { kind: 'pglite', dataDir: join(resolve(config.VAULT_DATA_DIR), 'pg') }
       : { kind: 'postgres', url: databaseUrlFor(config, 'auth') },
   );
+}
+
+async function startNewVault() {
+  if (!process.argv.includes('--erase-confirmed')) {
+    process.stderr.write('start-new-vault needs --erase-confirmed: it begins a new, empty vault after a self-destruct.\n');
+    process.exit(2);
+  }
+  const connection = await openAuthConnection();
+  try {
+    const outcome = await resetDestroyedVault(connection);
+    process.stdout.write(
+      outcome === 'reset'
+        ? 'A new, empty vault will open at the next start. Set the owner password (set-password or VAULT_OWNER_PASSWORD_HASH).\n'
+        : 'This vault is not destroyed: nothing changed.\n',
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+async function setPassword() {
+  const connection = await openAuthConnection();
   try {
     await setOwnerPassword(connection, await readPassword());
     process.stdout.write('The owner password has been changed. Sign in again with it.\n');
@@ -36,6 +62,11 @@ async function setPassword() {
 const command = process.argv[2];
 if (command === 'set-password') {
   setPassword().catch((error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+} else if (command === 'start-new-vault') {
+  startNewVault().catch((error: Error) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });

@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { AccessLogHandlers } from './access-log/access-log.handlers.js';
 import { AccessLogRepository } from './access-log/access-log.repository.js';
+import { AuditEraseHandlers } from './erase/audit-erase.handlers.js';
+import { ErasureClock } from './erase/erasure-clock.js';
 import { AUDIT_DB, AUDIT_MIGRATIONS } from './database.js';
 
 /** audit-svc: the access log, fed by access events. */
@@ -11,8 +13,8 @@ export class AuditModule {
     return {
       module: AuditModule,
       imports: [ServiceDatabaseModule.forService({ token: AUDIT_DB, schema: 'audit', migrationsFolder: AUDIT_MIGRATIONS, migrate: options.migrate })],
-      controllers: [AccessLogHandlers],
-      providers: [AccessLogRepository],
+      controllers: [AccessLogHandlers, AuditEraseHandlers],
+      providers: [AccessLogRepository, ErasureClock],
     };
   }
 }

@@ -11,3 +11,4 @@ export * from './balance.contracts.js';
 export * from './journal.contracts.js';
 export * from './media.contracts.js';
 export * from './audit.contracts.js';
+export * from './vault.contracts.js';

@@ -22,6 +22,12 @@ export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(
 export interface EventContract<Payload extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly payload: Payload;
+  /**
+   * What a consumer created for the first time receives: every stored event
+   * (`all`, the default: nothing published before it existed is lost) or only
+   * events from then on (`new`: an old command must not act on a new vault).
+   */
+  readonly history?: 'all' | 'new';
 }
 
 export function defineEvent<Payload extends z.ZodType>(contract: EventContract<Payload>): EventContract<Payload> {

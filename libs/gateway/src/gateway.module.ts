@@ -23,6 +23,10 @@ import { SessionGuard } from './session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from './session/session.store.js';
 import { SystemController } from './system/system.controller.js';
 import { LoginGuard } from './auth/login.guard.js';
+import { DestroyedGuard } from './vault/destroyed.guard.js';
+import { SelfDestructService } from './vault/self-destruct.service.js';
+import { SettingsController } from './vault/settings.controller.js';
+import { VaultStateCache } from './vault/vault-state.cache.js';
 
 class SessionStoreCloser implements OnApplicationShutdown {
   constructor(
@@ -54,6 +58,7 @@ export class GatewayModule {
         BalanceController,
         JournalController,
         LogsController,
+        SettingsController,
       ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },
@@ -72,6 +77,10 @@ export class GatewayModule {
         SessionStoreCloser,
         LocalStrategy,
         LoginGuard,
+        VaultStateCache,
+        SelfDestructService,
+        // In this order: a destroyed vault refuses before sessions are even looked at.
+        { provide: APP_GUARD, useClass: DestroyedGuard },
         { provide: APP_GUARD, useClass: SessionGuard },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(web) },
       ],

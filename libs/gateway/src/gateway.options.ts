@@ -7,6 +7,8 @@ export interface GatewayOptions {
   redisUrl?: string;
   /** Sign-in attempts allowed per client address and window. */
   loginRateLimit: LoginRateLimit;
+  /** The services that must confirm a self-destruct (each answers `<service>.erase`). */
+  services: Array<'auth' | 'planner' | 'journal' | 'audit' | 'media'>;
   /** The built web app; absent when the gateway serves the API only. */
   webDistDir?: string;
 }

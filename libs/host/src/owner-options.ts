@@ -1,5 +1,8 @@
 import type { VaultConfig } from './vault-config.js';
 
+/** Every service of the vault: each must confirm a self-destruct. */
+export const VAULT_SERVICES: Array<'auth' | 'planner' | 'journal' | 'audit'> = ['auth', 'planner', 'journal', 'audit'];
+
 /** The owner as auth-svc needs it; only the embedded first run may invent a password. */
 export function ownerOptions(config: VaultConfig) {
   return {
@@ -25,6 +28,7 @@ export function gatewayOptions(config: VaultConfig, extra: { redisUrl?: string; 
   return {
     sessionTtlSeconds: config.SESSION_TTL_SECONDS,
     loginRateLimit: { attempts: config.VAULT_LOGIN_RATE_LIMIT, windowSeconds: config.VAULT_LOGIN_RATE_WINDOW_SECONDS },
+    services: VAULT_SERVICES,
     ...extra,
   };
 }

@@ -32,6 +32,8 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
   });
   app.connectMicroservice(microserviceOptions(transport, `${name}-svc`));
   app.enableShutdownHooks();
+  // Migrations and the events kept while this service was away (a self-destruct) come before serving.
+  await app.init();
   await app.startAllMicroservices();
   await app.listen(config.PORT, config.HOST);
   logger.info({ health: `http://${config.HOST}:${config.PORT}/health/ready` }, `${name}-svc serving on NATS`);

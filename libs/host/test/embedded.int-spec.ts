@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
+import { describeGlobalAccess } from './global-access.behaviour.js';
 import { describeGuard } from './guard.behaviour.js';
+import { resetDestroyedVault } from '@vault/auth';
 import { describeJournalApi } from './journal-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -29,6 +31,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
   describe('planner', () => describePlannerApi(() => vault.url));
   describe('journal', () => describeJournalApi(() => vault.url));
   describe('guard and audit', () => describeGuard(() => vault.url, 2));
+  describe('global access', () => describeGlobalAccess(() => vault.url));
 
   it('keeps journal titles and contents out of the PGlite files, and its key file owner-only', async () => {
     const client = new ApiClient(vault.url);
@@ -83,6 +86,9 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     const client = new ApiClient(vault.url);
     expect((await client.login(OWNER.username, OWNER.password)).status).toBe(401);
     expect((await client.login(OWNER.username, 'a brand new passphrase')).status).toBe(200);
+    // Back to the configured password for the tests that follow.
+    await vault.close();
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
   });
 
   it('answers its health checks', async () => {
@@ -90,6 +96,39 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     expect((await client.request('GET', '/health/live')).status).toBe(200);
     const ready = await client.request('GET', '/health/ready');
     expect([ready.status, ready.json.status]).toEqual([200, 'ready']);
+  });
+
+  // Last: it ends this vault.
+  it('self-destructs: every table emptied, every call refused, and only the CLI starts a new vault', async () => {
+    const owner = new ApiClient(vault.url);
+    expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
+    expect((await owner.request('POST', '/api/journal', { content: 'to be shredded' })).status).toBe(201);
+    const destroyed = await owner.request('POST', '/api/settings/self-destruct');
+    expect([destroyed.status, destroyed.json]).toEqual([200, { destroyed: true }]);
+    expect((await owner.request('GET', '/api/system/status')).text).toBe('{"destroyed":true}');
+    expect((await owner.request('GET', '/api/targets')).status).toBe(410);
+    expect((await owner.request('POST', '/api/login', { username: OWNER.username, password: OWNER.password })).status).toBe(410);
+    await vault.close();
+
+    const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
+    const db = connection.kind === 'pglite' ? connection.client : undefined;
+    const tables = (await db!.query<{ t: string }>("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit') order by 1")).rows;
+    const nonEmpty: string[] = [];
+    for (const { t } of tables) {
+      const [schema, name] = t.split('.');
+      const { rows } = await db!.query<{ c: number }>(`select count(*)::int as c from "${schema}"."${name}"`);
+      if (rows[0].c > 0) nonEmpty.push(`${t}=${rows[0].c}`);
+    }
+    expect(nonEmpty).toEqual(['auth.vault_state=1']);
+    // A restart does not undo it; the operator's explicit command does.
+    expect(await resetDestroyedVault(connection)).toBe('reset');
+    await connection.close();
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
+    const fresh = new ApiClient(vault.url);
+    expect((await fresh.request('GET', '/api/system/status')).text).toBe('{"destroyed":false}');
+    await fresh.login(OWNER.username, OWNER.password);
+    expect((await fresh.request('GET', '/api/journal')).json).toEqual([]);
+    expect((await fresh.request('GET', '/api/bonaparte/balance')).json).toEqual({ amount: 1_000_000_000 });
   });
 });
 

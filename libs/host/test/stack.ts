@@ -50,6 +50,16 @@ export async function startDistributedStack(env: Record<string, string>) {
     start: async (name: keyof typeof services) => {
       running[name] = await services[name]();
     },
+    /** Keys in the gateway's Redis, to look behind the session store. */
+    redisKeys: async (pattern: string) => {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(config.REDIS_URL!);
+      try {
+        return await redis.keys(pattern);
+      } finally {
+        redis.disconnect();
+      }
+    },
     close: async () => {
       await gateway.close();
       for (const app of Object.values(running)) await app.close();

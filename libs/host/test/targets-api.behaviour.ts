@@ -31,7 +31,7 @@ export function describeTargetsApi(baseUrl: () => string) {
     const first = client.sessionCookie;
     await client.login(OWNER.username, OWNER.password);
     expect(client.sessionCookie).not.toBe(first);
-    expect((await client.request('GET', '/api/user')).json).toEqual({ username: OWNER.username, name: OWNER.name });
+    expect((await client.request('GET', '/api/user')).json).toEqual({ username: OWNER.username, name: OWNER.name, globalAccess: false, signedIn: true });
   });
 
   it('creates a target with its title trimmed and lists it', async () => {

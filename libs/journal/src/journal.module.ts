@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { DataKeyService, MASTER_KEY } from './crypto/data-key.service.js';
+import { JournalEraseHandlers } from './erase/journal-erase.handlers.js';
 import { JOURNAL_DB, JOURNAL_MIGRATIONS } from './database.js';
 import { EntriesRepository } from './entries/entries.repository.js';
 import { JournalHandlers } from './entries/journal.handlers.js';
@@ -21,7 +22,7 @@ export class JournalModule {
       imports: [
         ServiceDatabaseModule.forService({ token: JOURNAL_DB, schema: 'journal', migrationsFolder: JOURNAL_MIGRATIONS, migrate: options.migrate }),
       ],
-      controllers: [JournalHandlers],
+      controllers: [JournalHandlers, JournalEraseHandlers],
       providers: [{ provide: MASTER_KEY, useValue: options.masterKey }, DataKeyService, EntriesRepository, JournalService],
     };
   }

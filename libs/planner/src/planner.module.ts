@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { PLANNER_DB, PLANNER_MIGRATIONS } from './database.js';
+import { PlannerEraseHandlers } from './erase/planner-erase.handlers.js';
 import { BalanceHandlers } from './balance/balance.handlers.js';
 import { BalanceRepository } from './balance/balance.repository.js';
 import { ActivitiesHandlers } from './missions/activities.handlers.js';
@@ -32,7 +33,7 @@ export class PlannerModule {
           migrate: options.migrate,
         }),
       ],
-      controllers: [TargetsHandlers, ScheduleHandlers, ActivitiesHandlers, StudiesHandlers, BalanceHandlers],
+      controllers: [TargetsHandlers, ScheduleHandlers, ActivitiesHandlers, StudiesHandlers, BalanceHandlers, PlannerEraseHandlers],
       providers: [TargetsRepository, WeeklyTemplatesRepository, ScheduleRepository, ActivitiesRepository, StudiesRepository, BalanceRepository],
     };
   }

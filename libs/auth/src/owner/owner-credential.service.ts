@@ -22,6 +22,11 @@ export class OwnerCredentialService implements OnModuleInit {
     this.passwordHash = await this.resolveHash();
   }
 
+  /** After a self-destruct: the erased hash must not live on in memory. */
+  forget() {
+    this.passwordHash = undefined;
+  }
+
   async verify(username: string, password: string): Promise<boolean> {
     const hash = this.passwordHash ?? (await this.credentials.findHash());
     // Verify even for a wrong username, so the answer takes as long either way.

@@ -1,5 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res, ServiceUnavailableException, UseGuards } from '@nestjs/common';
-import type { Owner } from '@vault/contracts';
+import { GetOwnerProfile, type CurrentUser, type Owner } from '@vault/contracts';
+import { RpcClient } from '@vault/transport';
+import { VaultStateCache } from '../vault/vault-state.cache.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
 import { Public } from '@vault/platform';
@@ -15,6 +17,8 @@ export class SessionController {
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     private readonly access: AccessRecorder,
+    private readonly vault: VaultStateCache,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** Signs in: the old session (if any) ends and a new id is issued, so a planted id is useless. */
@@ -57,8 +61,11 @@ export class SessionController {
     reply.redirect('/', 302);
   }
 
+  /** The owner with a session; under global access, a visitor without one is shown the owner's vault too. */
   @Get('user')
-  user(@Req() request: AuthenticatedRequest): Owner {
-    return request.session!.data.owner;
+  async user(@Req() request: AuthenticatedRequest): Promise<CurrentUser> {
+    const { globalAccess } = await this.vault.get();
+    if (request.session) return { ...request.session.data.owner, globalAccess, signedIn: true };
+    return { ...(await this.rpc.send(GetOwnerProfile, {})), globalAccess, signedIn: false };
   }
 }

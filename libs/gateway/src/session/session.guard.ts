@@ -4,19 +4,25 @@ import type { FastifyRequest } from 'fastify';
 import { readSessionId } from './session-cookie.js';
 import { IS_PUBLIC } from '@vault/platform';
 import { AccessRecorder } from '../audit/access-recorder.js';
+import { OWNER_ONLY } from '../vault/route-flags.js';
+import { VaultStateCache } from '../vault/vault-state.cache.js';
 import { SESSION_STORE, type SessionData, type SessionStore } from './session.store.js';
 
 export interface AuthenticatedRequest extends FastifyRequest {
   session?: { id: string; data: SessionData };
 }
 
-/** Every route needs the owner's live session unless it is marked @Public. */
+/**
+ * Every route needs the owner's live session unless it is marked @Public, or
+ * global access is on and the route is not @OwnerOnly.
+ */
 @Injectable()
 export class SessionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     private readonly access: AccessRecorder,
+    private readonly vault: VaultStateCache,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,6 +38,8 @@ export class SessionGuard implements CanActivate {
       throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
     }
     if (!id || !data) {
+      const ownerOnly = this.reflector.getAllAndOverride<boolean>(OWNER_ONLY, [context.getHandler(), context.getClass()]);
+      if (!ownerOnly && (await this.vault.get()).globalAccess) return true;
       // The web app's "am I signed in?" probe is not an access attempt; every other refusal is logged.
       if (!(request.method === 'GET' && request.url === '/api/user')) this.access.record(request, 'unauthorized', false);
       throw new UnauthorizedException('Unauthorized');

@@ -17,8 +17,14 @@ export interface EventSubscription {
  */
 export abstract class EventBus {
   abstract publish<C extends EventContract>(contract: C, payload: z.input<C['payload']>): void;
-  /** Starts delivering events to this process's handlers. */
+  /**
+   * Starts delivering events to this process's handlers. Resolves once the
+   * events stored while this service was away have been handled, so a
+   * service started after it resolves acts on a world that includes them.
+   */
   abstract subscribe(subscriptions: EventSubscription[]): Promise<void>;
+  /** Deletes every stored event of this kind (self-destruct: access events hold addresses). */
+  abstract purge(contract: EventContract): Promise<void>;
   /** Resolves when every event published so far has been handed on (tests, shutdown). */
   abstract flush(): Promise<void>;
   abstract close(): Promise<void>;

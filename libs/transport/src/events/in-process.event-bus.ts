@@ -23,6 +23,10 @@ export class InProcessEventBus extends EventBus {
     for (const s of subscriptions) this.handlers.set(s.contract.name, [...(this.handlers.get(s.contract.name) ?? []), s]);
   }
 
+  async purge() {
+    // Nothing is stored: events live only as long as their delivery.
+  }
+
   async flush() {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }

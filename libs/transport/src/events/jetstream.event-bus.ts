@@ -49,11 +49,19 @@ export class JetStreamEventBus extends EventBus {
       await jsm.consumers.add(EVENT_STREAM, {
         durable_name: durable,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        deliver_policy: subscription.contract.history === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
         filter_subject: SUBJECT_PREFIX + subscription.contract.name,
         ack_wait: nanos(30_000),
       });
-      const messages = await (await js.consumers.get(EVENT_STREAM, durable)).consume({ max_messages: 100 });
+      const consumer = await js.consumers.get(EVENT_STREAM, durable);
+      // What arrived while this service was away is handled before subscribe() resolves.
+      for (let round = 0; round < 100 && (await consumer.info()).num_pending > 0; round++) {
+        for await (const message of await consumer.fetch({ max_messages: 100, expires: 1000 })) {
+          if (await this.deliver(subscription, message.json<EventEnvelope>())) message.ack();
+          else message.nak(1000);
+        }
+      }
+      const messages = await consumer.consume({ max_messages: 100 });
       this.loops.push(
         (async () => {
           for await (const message of messages) {
@@ -63,6 +71,11 @@ export class JetStreamEventBus extends EventBus {
         })(),
       );
     }
+  }
+
+  async purge(contract: EventContract) {
+    const { jsm } = await this.ready;
+    await jsm.streams.purge(EVENT_STREAM, { filter: SUBJECT_PREFIX + contract.name });
   }
 
   async flush() {
