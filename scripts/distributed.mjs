@@ -2,7 +2,7 @@
 // Distributed mode on one machine: the gateway and each service as its own
 // process, talking over NATS, with PostgreSQL and Redis from the environment
 // (local defaults below). Ctrl-C stops them all.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
 import { ensureDatabase } from './lib/database.mjs';
@@ -17,6 +17,10 @@ const env = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   // On one machine the journal's master key may live in a file beside the data, as in embedded mode.
   VAULT_MASTER_KEY: process.env.VAULT_MASTER_KEY ?? masterKeyFromFile(process.env.VAULT_DATA_DIR ?? './data'),
+  // The local MinIO of scripts/s3-server/start.sh unless a bucket is named.
+  S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+  S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? 'vault-test',
+  S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? 'vault-test-secret',
 };
 const gatewayPort = Number(process.env.PORT ?? 3000);
 
@@ -25,12 +29,17 @@ export const processes = [
   { name: 'auth-svc', entry: 'apps/auth-svc/dist/main.js', port: gatewayPort + 101 },
   { name: 'planner-svc', entry: 'apps/planner-svc/dist/main.js', port: gatewayPort + 102 },
   { name: 'journal-svc', entry: 'apps/journal-svc/dist/main.js', port: gatewayPort + 103 },
+  { name: 'media-svc', entry: 'apps/media-svc/dist/main.js', port: gatewayPort + 104 },
   { name: 'audit-svc', entry: 'apps/audit-svc/dist/main.js', port: gatewayPort + 105 },
   { name: 'gateway', entry: 'apps/gateway/dist/main.js', port: gatewayPort },
 ];
 
 await ensureBuilt(root);
 await ensureDatabase(env.DATABASE_URL);
+if (!process.env.S3_ENDPOINT) {
+  const s3 = spawnSync('bash', ['scripts/s3-server/start.sh'], { cwd: root, stdio: 'inherit' });
+  if (s3.status !== 0) process.exit(s3.status ?? 1);
+}
 
 const children = processes.map(({ name, entry, port }) => {
   const child = spawn(process.execPath, [entry], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });

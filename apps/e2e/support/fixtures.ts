@@ -49,3 +49,14 @@ export async function signIn(page: Page, owner: OwnerAccount): Promise<void> {
   await page.getByRole('button', { name: 'SECURE ACCESS' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'COMMAND CENTER' })).toBeVisible();
 }
+
+/**
+ * Signs in through the login API (the form has its own tests) and opens `path`:
+ * one page load instead of signIn's two, for tests about the screens behind the login.
+ */
+export async function signInByApi(page: Page, owner: OwnerAccount, path = '/'): Promise<void> {
+  const response = await page.request.post('/api/login', { data: { username: owner.username, password: owner.password } });
+  expect(response.status(), 'POST /api/login').toBe(200);
+  await page.goto(path);
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeAttached();
+}

@@ -238,6 +238,12 @@ const SERVER_VARIABLES = new Set([
   'VAULT_LOCKOUT_FAILURES',
   'VAULT_LOCKOUT_SECONDS',
   'VAULT_TRUSTED_PROXIES',
+  'MEDIA_DATABASE_URL',
+  'S3_ENDPOINT',
+  'S3_PUBLIC_ENDPOINT',
+  'S3_BUCKET',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 /** The runner's environment without anything that configures a vault (or Playwright), plus `extra`. */

@@ -244,7 +244,19 @@ export async function startDistributed(mode: Mode, notBefore: Promise<unknown> =
       'distributed-stack',
       process.execPath,
       [launcher],
-      serverEnv({ ...ownerEnv(mode), PORT: String(mode.port), DATABASE_URL: databaseUrl, NATS_URL: natsUrl, REDIS_URL: redisUrl }),
+      serverEnv({
+        ...ownerEnv(mode),
+        PORT: String(mode.port),
+        DATABASE_URL: databaseUrl,
+        NATS_URL: natsUrl,
+        REDIS_URL: redisUrl,
+        // The local MinIO (scripts/s3-server/start.sh, started by the test command), a bucket of its own.
+        S3_ENDPOINT: process.env.VAULT_E2E_S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+        S3_ACCESS_KEY_ID: process.env.VAULT_E2E_S3_ACCESS_KEY ?? 'vault-test',
+        S3_SECRET_ACCESS_KEY: process.env.VAULT_E2E_S3_SECRET_KEY ?? 'vault-test-secret',
+        S3_BUCKET: `vault-e2e-${randomBytes(4).toString('hex')}`,
+        VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+      }),
     );
     cleanup.add('stop the distributed stack', () => stopGroup(stack, 8000));
     watch.push(stack);

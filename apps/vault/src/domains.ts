@@ -2,7 +2,9 @@ import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
 import { authOptions, type VaultConfig } from '@vault/host';
 import { JournalModule, loadOrCreateKeyFile, parseMasterKey } from '@vault/journal';
+import { MediaModule } from '@vault/media';
 import { PlannerModule } from '@vault/planner';
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 
 /** Every service's domain module, as the embedded process hosts them side by side. */
@@ -13,6 +15,8 @@ export function domainModules(config: VaultConfig) {
     PlannerModule.forRoot({ migrate }),
     JournalModule.forRoot({ migrate, masterKey: embeddedMasterKey(config) }),
     AuditModule.forRoot({ migrate }),
+    // Photos as files beside the data; upload URLs are signed per process (a restart only voids unused ones).
+    MediaModule.forRoot({ migrate, store: { kind: 'file', dir: join(resolve(config.VAULT_DATA_DIR), 'objects'), signingKey: randomBytes(32) } }),
   ];
 }
 

@@ -12,6 +12,9 @@ import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway.options.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { WebApp } from './http/web-app.js';
 import { JournalController } from './journal/journal.controller.js';
+import { ObjectsController } from './media/objects.controller.js';
+import { PhotosController } from './media/photos.controller.js';
+import { UploadsController } from './media/uploads.controller.js';
 import { ActivitiesController } from './planner/activities.controller.js';
 import { BalanceController } from './planner/balance.controller.js';
 import { ScheduleController, WeeklyTemplatesController } from './planner/schedule.controller.js';
@@ -59,6 +62,9 @@ export class GatewayModule {
         JournalController,
         LogsController,
         SettingsController,
+        UploadsController,
+        PhotosController,
+        ObjectsController,
       ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },

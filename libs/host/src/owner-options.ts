@@ -1,7 +1,7 @@
 import type { VaultConfig } from './vault-config.js';
 
 /** Every service of the vault: each must confirm a self-destruct. */
-export const VAULT_SERVICES: Array<'auth' | 'planner' | 'journal' | 'audit'> = ['auth', 'planner', 'journal', 'audit'];
+export const VAULT_SERVICES: Array<'auth' | 'planner' | 'journal' | 'audit' | 'media'> = ['auth', 'planner', 'journal', 'audit', 'media'];
 
 /** The owner as auth-svc needs it; only the embedded first run may invent a password. */
 export function ownerOptions(config: VaultConfig) {

@@ -33,7 +33,8 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
     createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }),
     { logger: nestLogger, abortOnError: false },
   );
-  await configureHttpServer(app, logger, web);
+  const bucket = config.S3_PUBLIC_ENDPOINT ?? config.S3_ENDPOINT;
+  await configureHttpServer(app, logger, web, bucket ? [new URL(bucket).origin] : []);
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'Gateway listening');

@@ -20,6 +20,17 @@ export const VaultEnvironment = z.object({
   PLANNER_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   JOURNAL_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   AUDIT_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  MEDIA_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  /** media-svc's bucket (distributed mode): where the services reach it, and where browsers do. */
+  S3_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),
+  S3_PUBLIC_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3 to 63 of a-z, 0-9, . and -)').default('vault-photos'),
+  S3_ACCESS_KEY_ID: optionalVar(z.string().min(1)),
+  S3_SECRET_ACCESS_KEY: optionalVar(z.string().min(1)),
+  S3_FORCE_PATH_STYLE: z
+    .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['', 'true', 'false', '1', '0']).default(''))
+    .transform((v) => v !== 'false' && v !== '0'),
   /** 32 bytes, base64: wraps the journal's data key. Embedded mode keeps one in a file beside the data instead. */
   VAULT_MASTER_KEY: optionalVar(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')),
   VAULT_SKIP_MIGRATIONS: flag,
@@ -46,11 +57,11 @@ export function loadVaultConfig(env: NodeJS.ProcessEnv = process.env): VaultConf
   return readConfig(VaultEnvironment, env);
 }
 
-export type ServiceName = 'auth' | 'planner' | 'journal' | 'audit';
+export type ServiceName = 'auth' | 'planner' | 'journal' | 'audit' | 'media';
 
 /** A service's own database URL wins over the shared one (one database per service in production). */
 export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
-  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL, audit: config.AUDIT_DATABASE_URL }[service];
+  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL, audit: config.AUDIT_DATABASE_URL, media: config.MEDIA_DATABASE_URL }[service];
   const url = own ?? config.DATABASE_URL;
   if (!url) throw new ConfigError([`${service.toUpperCase()}_DATABASE_URL or DATABASE_URL: required in distributed mode`]);
   return url;
@@ -64,4 +75,20 @@ export function requireRedis(config: VaultConfig): string {
 export function requireMasterKey(config: VaultConfig): string {
   if (!config.VAULT_MASTER_KEY) throw new ConfigError(['VAULT_MASTER_KEY: required by journal-svc in distributed mode (openssl rand -base64 32)']);
   return config.VAULT_MASTER_KEY;
+}
+
+/** media-svc's bucket in distributed mode; every missing variable is listed at once. */
+export function requireS3(config: VaultConfig) {
+  const missing = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !config[name]);
+  if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required by media-svc in distributed mode`));
+  return {
+    kind: 's3' as const,
+    endpoint: config.S3_ENDPOINT!,
+    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET,
+    accessKeyId: config.S3_ACCESS_KEY_ID!,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+  };
 }

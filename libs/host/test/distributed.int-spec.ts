@@ -4,6 +4,7 @@ import { OWNER, startDistributedStack } from './stack.js';
 import { describeGlobalAccess } from './global-access.behaviour.js';
 import { describeGuard } from './guard.behaviour.js';
 import { describeJournalApi } from './journal-api.behaviour.js';
+import { describeMediaApi } from './media-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
 import { execFileSync } from 'node:child_process';
 import { describeTargetsApi } from './targets-api.behaviour.js';
@@ -26,6 +27,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
   describe('targets', () => describeTargetsApi(() => stack.url));
   describe('planner', () => describePlannerApi(() => stack.url));
   describe('journal', () => describeJournalApi(() => stack.url));
+  describe('photos', () => describeMediaApi(() => stack.url));
   describe('guard and audit', () => describeGuard(() => stack.url, 2));
   describe('global access', () => describeGlobalAccess(() => stack.url));
 
@@ -43,7 +45,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
 
   it('keeps each service in its own schema', async () => {
     const rows = await db.query<{ table_schema: string; table_name: string }>(
-      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit') order by 1, 2",
+      "select table_schema, table_name from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1, 2",
     );
     expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
       'audit.access_log',
@@ -52,6 +54,8 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
       'auth.vault_state',
       'journal.data_keys',
       'journal.entries',
+      'media.photos',
+      'media.uploads',
       'planner.activities',
       'planner.balance',
       'planner.schedule_items',
@@ -104,7 +108,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     const counts = await db.query<{ table_name: string; rows: number }>(`
       select table_schema || '.' || table_name as table_name,
              (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %I.%I', table_schema, table_name), false, true, '')))[1]::text::int as rows
-        from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit') order by 1`);
+        from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1`);
     const nonEmpty = counts.filter((c) => c.rows > 0).map((c) => `${c.table_name}=${c.rows}`);
     // Only the destroyed mark itself remains.
     expect(nonEmpty).toEqual(['auth.vault_state=1']);

@@ -10,6 +10,7 @@ import { describeGlobalAccess } from './global-access.behaviour.js';
 import { describeGuard } from './guard.behaviour.js';
 import { resetDestroyedVault } from '@vault/auth';
 import { describeJournalApi } from './journal-api.behaviour.js';
+import { describeMediaApi } from './media-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { describeTargetsApi } from './targets-api.behaviour.js';
@@ -30,6 +31,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
   describe('targets', () => describeTargetsApi(() => vault.url));
   describe('planner', () => describePlannerApi(() => vault.url));
   describe('journal', () => describeJournalApi(() => vault.url));
+  describe('photos', () => describeMediaApi(() => vault.url));
   describe('guard and audit', () => describeGuard(() => vault.url, 2));
   describe('global access', () => describeGlobalAccess(() => vault.url));
 
@@ -112,7 +114,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
 
     const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
     const db = connection.kind === 'pglite' ? connection.client : undefined;
-    const tables = (await db!.query<{ t: string }>("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit') order by 1")).rows;
+    const tables = (await db!.query<{ t: string }>("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1")).rows;
     const nonEmpty: string[] = [];
     for (const { t } of tables) {
       const [schema, name] = t.split('.');

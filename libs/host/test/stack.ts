@@ -3,9 +3,11 @@ import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
 import { JournalModule, loadOrCreateKeyFile } from '@vault/journal';
 import { join } from 'node:path';
+import { MediaModule } from '@vault/media';
 import { PlannerModule } from '@vault/planner';
 import { randomBytes } from 'node:crypto';
-import { authOptions, loadVaultConfig, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
+import { testServers } from '@vault/testing';
+import { authOptions, loadVaultConfig, requireS3, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
 
 export const OWNER = { name: 'Agent Nine', username: 'agent', password: 'correct-horse-battery-staple' };
 
@@ -25,18 +27,22 @@ export function urlOf(app: INestApplication): string {
 
 /** The distributed mode inside the test process: each app its own Nest application, joined only by NATS. */
 export async function startDistributedStack(env: Record<string, string>) {
-  const config = loadVaultConfig({ ...quiet, VAULT_MODE: 'distributed', ...env });
+  const { s3 } = testServers();
+  const bucket = { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_BUCKET: `vault-it-${randomBytes(4).toString('hex')}` };
+  const config = loadVaultConfig({ ...quiet, VAULT_MODE: 'distributed', ...bucket, ...env });
   const services = {
     auth: () => startService(config, 'auth', AuthModule.forRoot(authOptions(config))),
     planner: () => startService(config, 'planner', PlannerModule.forRoot({ migrate: true })),
     journal: () => startService(config, 'journal', JournalModule.forRoot({ migrate: true, masterKey: MASTER_KEY })),
     audit: () => startService(config, 'audit', AuditModule.forRoot({ migrate: true })),
+    media: () => startService(config, 'media', MediaModule.forRoot({ migrate: true, store: requireS3(config) })),
   };
   const running: Record<string, INestApplication> = {
     auth: await services.auth(),
     planner: await services.planner(),
     journal: await services.journal(),
     audit: await services.audit(),
+    media: await services.media(),
   };
   const gateway = await startGateway(config);
   return {
@@ -80,6 +86,7 @@ export async function startEmbeddedVault(config: VaultConfig) {
     // As the embedded vault does: the key file beside the data, made on the first run.
     JournalModule.forRoot({ migrate, masterKey: loadOrCreateKeyFile(join(config.VAULT_DATA_DIR, 'master.key')) }),
     AuditModule.forRoot({ migrate }),
+    MediaModule.forRoot({ migrate, store: { kind: 'file', dir: join(config.VAULT_DATA_DIR, 'objects'), signingKey: randomBytes(32) } }),
   ]);
   return { app, url: urlOf(app), close: () => app.close() };
 }

@@ -6,7 +6,14 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import pg from 'pg';
 
-export const ENV_KEYS = { databaseUrl: 'VAULT_IT_DATABASE_URL', natsUrl: 'VAULT_IT_NATS_URL', redisUrl: 'VAULT_IT_REDIS_URL' };
+export const ENV_KEYS = {
+  databaseUrl: 'VAULT_IT_DATABASE_URL',
+  natsUrl: 'VAULT_IT_NATS_URL',
+  redisUrl: 'VAULT_IT_REDIS_URL',
+  s3Endpoint: 'VAULT_IT_S3_ENDPOINT',
+  s3AccessKey: 'VAULT_IT_S3_ACCESS_KEY',
+  s3SecretKey: 'VAULT_IT_S3_SECRET_KEY',
+};
 
 export function containerEngineAvailable() {
   if (process.env.VAULT_IT_SERVERS === 'environment') return false;
@@ -21,6 +28,10 @@ export function fromEnvironment() {
     databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // The MinIO of scripts/s3-server/start.sh, unless another S3-compatible server is named.
+    s3Endpoint: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+    s3AccessKey: process.env.S3_ACCESS_KEY_ID ?? 'vault-test',
+    s3SecretKey: process.env.S3_SECRET_ACCESS_KEY ?? 'vault-test-secret',
   };
 }
 
@@ -30,7 +41,7 @@ export async function startContainers() {
   const { GenericContainer, Wait } = await import('testcontainers');
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
   const { RedisContainer } = await import('@testcontainers/redis');
-  const [postgres, nats, redis] = await Promise.all([
+  const [postgres, nats, redis, minio] = await Promise.all([
     new PostgreSqlContainer(process.env.VAULT_IT_POSTGRES_IMAGE ?? 'postgres:15').start(),
     new GenericContainer(process.env.VAULT_IT_NATS_IMAGE ?? 'nats:2.10')
       .withCommand(['-js'])
@@ -38,14 +49,23 @@ export async function startContainers() {
       .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
       .start(),
     new RedisContainer(process.env.VAULT_IT_REDIS_IMAGE ?? 'redis:7').start(),
+    new GenericContainer(process.env.VAULT_IT_MINIO_IMAGE ?? 'minio/minio')
+      .withCommand(['server', '/data'])
+      .withEnvironment({ MINIO_ROOT_USER: 'vault-test', MINIO_ROOT_PASSWORD: 'vault-test-secret' })
+      .withExposedPorts(9000)
+      .withWaitStrategy(Wait.forHttp('/minio/health/live', 9000))
+      .start(),
   ]);
-  started.push(postgres, nats, redis);
+  started.push(postgres, nats, redis, minio);
   for (const c of started) process.stdout.write(`  started container ${c.getId().slice(0, 12)} ${c.getName()}\n`);
   return {
     source: 'testcontainers',
     databaseUrl: postgres.getConnectionUri(),
     natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`,
     redisUrl: redis.getConnectionUrl(),
+    s3Endpoint: `http://${minio.getHost()}:${minio.getMappedPort(9000)}`,
+    s3AccessKey: 'vault-test',
+    s3SecretKey: 'vault-test-secret',
   };
 }
 
@@ -67,7 +87,7 @@ export async function assertReachable(servers) {
   } catch (error) {
     problems.push(`PostgreSQL at ${servers.databaseUrl}: ${error.message}`);
   }
-  for (const [name, url] of [['NATS', servers.natsUrl], ['Redis', servers.redisUrl]]) {
+  for (const [name, url] of [['NATS', servers.natsUrl], ['Redis', servers.redisUrl], ['S3 (scripts/s3-server/start.sh)', servers.s3Endpoint]]) {
     try {
       await tcpProbe(url);
     } catch (error) {

@@ -3,7 +3,7 @@ import { ENV_KEYS, assertReachable, containerEngineAvailable, fromEnvironment, r
 export default async function globalSetup() {
   const servers = containerEngineAvailable() ? await startContainers() : fromEnvironment();
   process.stdout.write(
-    `\nIntegration servers: ${servers.source} (PostgreSQL ${redact(servers.databaseUrl)}, NATS ${servers.natsUrl}, Redis ${servers.redisUrl})\n`,
+    `\nIntegration servers: ${servers.source} (PostgreSQL ${redact(servers.databaseUrl)}, NATS ${servers.natsUrl}, Redis ${servers.redisUrl}, S3 ${servers.s3Endpoint})\n`,
   );
   await assertReachable(servers);
   // Workers start after this and inherit the environment.

@@ -1,3 +1,4 @@
 export * from './servers.js';
 export * from './test-database.js';
 export * from './http-client.js';
+export * from './images.js';

@@ -4,6 +4,7 @@ export interface TestServers {
   databaseUrl: string;
   natsUrl: string;
   redisUrl: string;
+  s3: { endpoint: string; accessKeyId: string; secretAccessKey: string };
 }
 
 export function testServers(): TestServers {
@@ -11,5 +12,10 @@ export function testServers(): TestServers {
   const natsUrl = process.env.VAULT_IT_NATS_URL;
   const redisUrl = process.env.VAULT_IT_REDIS_URL;
   if (!databaseUrl || !natsUrl || !redisUrl) throw new Error('Integration servers are unknown: run the suite through its global setup');
-  return { source: process.env.VAULT_IT_SOURCE as TestServers['source'], databaseUrl, natsUrl, redisUrl };
+  const s3 = {
+    endpoint: process.env.VAULT_IT_S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+    accessKeyId: process.env.VAULT_IT_S3_ACCESS_KEY ?? 'vault-test',
+    secretAccessKey: process.env.VAULT_IT_S3_SECRET_KEY ?? 'vault-test-secret',
+  };
+  return { source: process.env.VAULT_IT_SOURCE as TestServers['source'], databaseUrl, natsUrl, redisUrl, s3 };
 }

@@ -33,10 +33,10 @@ export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
  * security headers, cross-site refusal and the web app's files. Fastify's own refusals (bad JSON,
  * oversized bodies) reach ErrorFilter through Nest's error handler.
  */
-export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp) {
+export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp, uploadOrigins: string[] = []) {
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance() as unknown as FastifyInstance;
   await fastify.register(fastifyCookie);
-  addSecurityHeaders(fastify);
+  addSecurityHeaders(fastify, uploadOrigins);
   refuseCrossSiteWrites(fastify);
 
   // Everything the handler awaits runs under this request's id, including calls to services.

@@ -4,22 +4,26 @@ import type { FastifyInstance } from 'fastify';
  * Headers on every answer. The policy allows only the app's own files: no
  * inline script, no framing, no sniffing, no referrer leaving the vault.
  */
-export const CONTENT_SECURITY_POLICY = [
+export function contentSecurityPolicy(extraConnectSources: string[] = []) {
+  return [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  // The distributed mode's presigned photo uploads go straight to the bucket's origin.
+  ['connect-src', "'self'", ...extraConnectSources].join(' '),
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-].join('; ');
+  ].join('; ');
+}
 
-export function addSecurityHeaders(fastify: FastifyInstance) {
+export function addSecurityHeaders(fastify: FastifyInstance, extraConnectSources: string[] = []) {
+  const policy = contentSecurityPolicy(extraConnectSources);
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    reply.header('content-security-policy', policy);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');

@@ -1,0 +1,33 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { LocatePhoto } from '@vault/contracts';
+import { RpcClient } from '@vault/transport';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { openPhotoSource } from './photo-source.js';
+
+/**
+ * `GET /objects/photos/<id>`: a registered photo, to the signed-in owner only
+ * (the session guard covers this route like every other not marked @Public).
+ * media-svc authorises and locates; this streams. The type is the one media-svc
+ * read from the bytes, never the uploader's, and `nosniff` (added to every
+ * answer) keeps the browser to it.
+ */
+@Controller('objects')
+export class ObjectsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('photos/:id')
+  async photo(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const photo = await this.rpc.forward(LocatePhoto, { id });
+    const etag = `"${photo.id}"`;
+    // Kept by the browser only, and checked again on every use: a signed-out
+    // browser then gets a 401, not a cached copy. A photo never changes under its id.
+    reply.header('cache-control', 'private, no-cache').header('etag', etag);
+    if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+    const body = await openPhotoSource(photo.source);
+    return reply.status(200).type(photo.contentType).header('content-length', String(photo.size)).send(body);
+  }
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  return (ifNoneMatch ?? '').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

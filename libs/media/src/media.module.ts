@@ -1,0 +1,61 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ServiceDatabaseModule } from '@vault/persistence';
+import { MEDIA_DB, MEDIA_MIGRATIONS } from './database.js';
+import { MediaEraseHandlers } from './erase/media-erase.handlers.js';
+import { MediaEraser } from './media-eraser.js';
+import { MEDIA_OPTIONS, type MediaOptions, type ObjectStoreOptions } from './media.options.js';
+import { PhotosHandlers } from './photos/photos.handlers.js';
+import { PhotosRepository } from './photos/photos.repository.js';
+import { PhotosService } from './photos/photos.service.js';
+import { FileObjectStore } from './storage/file-object.store.js';
+import { OBJECT_STORE, type ObjectStore } from './storage/object.store.js';
+import { S3ObjectStore } from './storage/s3-object.store.js';
+import { FileUploadController } from './uploads/file-upload.controller.js';
+import { RawUploadBodies } from './uploads/raw-upload.parser.js';
+import { UploadsHandlers } from './uploads/uploads.handlers.js';
+import { UploadsRepository } from './uploads/uploads.repository.js';
+import { UploadsService } from './uploads/uploads.service.js';
+
+/** The adapter the options name; the rest of the module never asks which. */
+export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
+  return options.kind === 'file' ? new FileObjectStore(options.dir, options.signingKey) : new S3ObjectStore(options);
+}
+
+/**
+ * media-svc: photo records in the `media` schema, their bytes in an object
+ * store (a folder in embedded mode, an S3-compatible bucket in distributed
+ * mode). The store is ready (bucket or folder created) before any handler runs.
+ */
+@Module({})
+export class MediaModule {
+  static forRoot(options: MediaOptions): DynamicModule {
+    const file = options.store.kind === 'file';
+    // The embedded store answers its own upload URLs, on the gateway's HTTP server in the same process.
+    const fileUploads: Provider[] = file ? [{ provide: FileObjectStore, useExisting: OBJECT_STORE }, RawUploadBodies] : [];
+    return {
+      module: MediaModule,
+      imports: [
+        ServiceDatabaseModule.forService({ token: MEDIA_DB, schema: 'media', migrationsFolder: MEDIA_MIGRATIONS, migrate: options.migrate }),
+      ],
+      controllers: [UploadsHandlers, PhotosHandlers, MediaEraseHandlers, ...(file ? [FileUploadController] : [])],
+      providers: [
+        { provide: MEDIA_OPTIONS, useValue: options },
+        {
+          provide: OBJECT_STORE,
+          useFactory: async () => {
+            const store = createObjectStore(options.store);
+            await store.prepare();
+            return store;
+          },
+        },
+        ...fileUploads,
+        UploadsRepository,
+        UploadsService,
+        PhotosRepository,
+        PhotosService,
+        MediaEraser,
+      ],
+      exports: [MediaEraser],
+    };
+  }
+}

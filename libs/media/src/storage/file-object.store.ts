@@ -1,0 +1,183 @@
+import type { PhotoSource } from '@vault/contracts';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  ObjectStoreError,
+  PHOTO_PREFIX,
+  UPLOAD_KEY_AT_END,
+  UPLOAD_PREFIX,
+  isObjectKey,
+  type ObjectStat,
+  type ObjectStore,
+  type UploadBody,
+} from './object.store.js';
+import { UploadSignature, type SignatureCheck } from './upload-signature.js';
+
+/** The embedded vault's upload URLs are paths on its own origin: `/objects/<key>?expires=..&signature=..`. */
+export const FILE_UPLOAD_PATH = '/objects/';
+
+const PARTIAL = '.partial';
+
+/**
+ * The embedded mode's object store: one file per object under
+ * `${VAULT_DATA_DIR}/objects`, owner-only. Its "presigned" URLs are signed
+ * by the vault and answered by `FileUploadController` in the same process.
+ */
+export class FileObjectStore implements ObjectStore {
+  readonly kind = 'file' as const;
+  readonly dir: string;
+  private readonly signature: UploadSignature;
+
+  constructor(dir: string, signingKey: Buffer | string, now?: () => number) {
+    this.dir = resolve(dir);
+    this.signature = new UploadSignature(signingKey, now);
+  }
+
+  async prepare(): Promise<void> {
+    for (const sub of ['', UPLOAD_PREFIX, PHOTO_PREFIX, PARTIAL]) await mkdir(join(this.dir, sub), { recursive: true, mode: 0o700 });
+    // Owner-only even when the folder existed before: the photos are the owner's private life.
+    await chmod(this.dir, 0o700);
+    // Left by a process that stopped mid-upload.
+    await this.emptyFolder(PARTIAL);
+  }
+
+  async signUpload(key: string, ttlSeconds: number): Promise<string> {
+    const { expires, signature } = this.signature.issue(this.checked(key), ttlSeconds);
+    return `${FILE_UPLOAD_PATH}${key}?${new URLSearchParams({ expires, signature })}`;
+  }
+
+  /** Whatever origin the browser resolved the path against; only the path names the key. */
+  async keyOfUploadUrl(url: string): Promise<string | undefined> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url, 'http://vault.invalid');
+    } catch {
+      return undefined;
+    }
+    if (!parsed.pathname.startsWith(FILE_UPLOAD_PATH)) return undefined;
+    const key = parsed.pathname.slice(FILE_UPLOAD_PATH.length);
+    return UPLOAD_KEY_AT_END.test(key) && key.startsWith(UPLOAD_PREFIX) && isObjectKey(key) ? key : undefined;
+  }
+
+  checkUploadSignature(key: string, expires: unknown, signature: unknown): SignatureCheck {
+    return this.signature.check(key, expires, signature);
+  }
+
+  /**
+   * Streams an upload into place, counting as it goes: past `maxBytes` it
+   * stops writing and fails with `too-large`, so nothing larger is ever held
+   * or kept. The body is never destroyed here, so the caller can still answer.
+   */
+  async writeUpload(key: string, body: UploadBody, maxBytes: number): Promise<number> {
+    const target = this.pathOf(key);
+    const partial = join(this.dir, PARTIAL, randomUUID());
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > maxBytes) done(new ObjectStoreError('too-large', `The upload is larger than ${maxBytes} bytes`));
+        else done(null, chunk);
+      },
+    });
+    const interrupted = () => {
+      if (!body.readableEnded) counter.destroy(new ObjectStoreError('interrupted', 'The upload was interrupted'));
+    };
+    body.once('aborted', interrupted);
+    body.once('error', interrupted);
+    body.once('close', interrupted);
+    // pipe() (not pipeline) from the body: a failure unpipes it instead of destroying the request.
+    body.pipe(counter);
+    try {
+      await pipeline(counter, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await rename(partial, target);
+      return size;
+    } catch (error) {
+      // The rest of the body is read and dropped, so the connection can carry the refusal.
+      body.unpipe(counter);
+      body.resume();
+      await rm(partial, { force: true });
+      throw error;
+    } finally {
+      body.off('aborted', interrupted);
+      body.off('error', interrupted);
+      body.off('close', interrupted);
+    }
+  }
+
+  async stat(key: string): Promise<ObjectStat | undefined> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { size: info.size } : undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async readHead(key: string, length: number): Promise<Buffer> {
+    const file = await open(this.pathOf(key), 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await file.read(buffer, 0, length, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    await rename(this.pathOf(from), this.pathOf(to));
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async removeAll(prefix: string): Promise<number> {
+    return this.emptyFolder(prefix);
+  }
+
+  async removeOlderThan(prefix: string, before: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await this.namesIn(prefix)) {
+      const path = join(this.dir, prefix, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtime < before) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  async locate(key: string): Promise<PhotoSource> {
+    return { kind: 'file', path: this.pathOf(key) };
+  }
+
+  /** Keys are checked before they become paths, so no key can name a file outside the folder. */
+  private pathOf(key: string): string {
+    return join(this.dir, this.checked(key));
+  }
+
+  private checked(key: string): string {
+    if (!isObjectKey(key)) throw new Error(`Not an object key: ${key}`);
+    return key;
+  }
+
+  private async emptyFolder(prefix: string): Promise<number> {
+    const names = await this.namesIn(prefix);
+    for (const name of names) await rm(join(this.dir, prefix, name), { force: true, recursive: true });
+    return names.length;
+  }
+
+  private async namesIn(prefix: string): Promise<string[]> {
+    return readdir(join(this.dir, prefix)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+  }
+}

@@ -1,0 +1,203 @@
+import {
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  type _Object,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { PhotoSource } from '@vault/contracts';
+import { ObjectStoreError, UPLOAD_KEY_AT_END, type ObjectStat, type ObjectStore } from './object.store.js';
+
+export interface S3StoreOptions {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  publicEndpoint?: string;
+}
+
+/** A presigned GET lives just long enough for the gateway to start reading it. */
+const READ_URL_TTL_SECONDS = 60;
+
+/**
+ * The distributed mode's object store: an S3-compatible bucket. Browsers PUT
+ * to presigned URLs (signed for `publicEndpoint` when they reach the bucket
+ * at another address than the services do); the gateway reads photos through
+ * short-lived presigned GETs on the internal endpoint.
+ */
+export class S3ObjectStore implements ObjectStore {
+  readonly kind = 's3' as const;
+  readonly bucket: string;
+  private readonly client: S3Client;
+  /** Signs the URLs browsers use; the same client when there is no separate public endpoint. */
+  private readonly publicClient: S3Client;
+
+  constructor(private readonly options: S3StoreOptions) {
+    this.bucket = options.bucket;
+    this.client = clientFor(options, options.endpoint);
+    this.publicClient = options.publicEndpoint ? clientFor(options, options.publicEndpoint) : this.client;
+  }
+
+  async prepare(): Promise<void> {
+    try {
+      await this.call(() => this.client.send(new HeadBucketCommand({ Bucket: this.bucket })));
+      return;
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+    try {
+      await this.call(() => this.client.send(new CreateBucketCommand({ Bucket: this.bucket })));
+    } catch (error) {
+      // Another replica created it first.
+      if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
+    }
+  }
+
+  signUpload(key: string, ttlSeconds: number): Promise<string> {
+    return getSignedUrl(this.publicClient, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: ttlSeconds });
+  }
+
+  /**
+   * A URL names one of this store's uploads when, without its query, it is
+   * exactly the address this store signs for that key: same endpoint, same
+   * bucket, same addressing style.
+   */
+  async keyOfUploadUrl(url: string): Promise<string | undefined> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const key = UPLOAD_KEY_AT_END.exec(parsed.pathname)?.[1];
+    if (!key) return undefined;
+    const expected = new URL(await this.signUpload(key, 60));
+    return `${expected.origin}${expected.pathname}` === `${parsed.origin}${parsed.pathname}` ? key : undefined;
+  }
+
+  async stat(key: string): Promise<ObjectStat | undefined> {
+    try {
+      const head = await this.call(() => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      return { size: head.ContentLength ?? 0, version: head.ETag };
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async readHead(key: string, length: number, version?: string): Promise<Buffer> {
+    try {
+      const object = await this.call(() =>
+        this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}`, IfMatch: version })),
+      );
+      return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+    } catch (error) {
+      throw changedOr(error);
+    }
+  }
+
+  /** A server-side copy of exactly the version that was checked, then the original goes. */
+  async move(from: string, to: string, version?: string): Promise<void> {
+    try {
+      await this.call(() =>
+        this.client.send(
+          new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}`, CopySourceIfMatch: version }),
+        ),
+      );
+    } catch (error) {
+      throw changedOr(error);
+    }
+    await this.remove(from);
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.call(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
+  }
+
+  async removeAll(prefix: string): Promise<number> {
+    return this.removeWhere(prefix, () => true);
+  }
+
+  async removeOlderThan(prefix: string, before: Date): Promise<number> {
+    return this.removeWhere(prefix, (object) => object.LastModified !== undefined && object.LastModified < before);
+  }
+
+  async locate(key: string): Promise<PhotoSource> {
+    const url = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: READ_URL_TTL_SECONDS,
+    });
+    return { kind: 'url', url };
+  }
+
+  onApplicationShutdown() {
+    this.client.destroy();
+    if (this.publicClient !== this.client) this.publicClient.destroy();
+  }
+
+  private async removeWhere(prefix: string, selected: (object: _Object) => boolean): Promise<number> {
+    let removed = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.call(() =>
+        this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })),
+      );
+      const keys = (page.Contents ?? []).filter(selected).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      if (keys.length > 0) {
+        const result = await this.call(() =>
+          this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })),
+        );
+        if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} object(s): ${result.Errors[0].Message}`);
+        removed += keys.length;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return removed;
+  }
+
+  /** A store that does not answer at all is a 503 for the caller, not a 500. */
+  private async call<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (statusOf(error) === undefined) {
+        throw new ObjectStoreError('unavailable', `The object store at ${this.options.endpoint} does not answer: ${(error as Error).message}`);
+      }
+      throw error;
+    }
+  }
+}
+
+function clientFor(options: S3StoreOptions, endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    // Checksums only where S3 requires them: otherwise presigned PUT URLs would
+    // carry the checksum of an empty body, and S3-compatible servers that lack
+    // the newer checksum headers would refuse every call.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 2,
+    // A bucket that does not answer must surface as a prompt error, not a hung request.
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 15_000 },
+  });
+}
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+}
+
+function changedOr(error: unknown): unknown {
+  return statusOf(error) === 412 ? new ObjectStoreError('changed', 'The object changed while it was being checked') : error;
+}

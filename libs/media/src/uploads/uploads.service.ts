@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { UPLOAD_URL_TTL_SECONDS, type UploadParameters } from '@vault/contracts';
+import { randomUUID } from 'node:crypto';
+import { MEDIA_OPTIONS, type MediaOptions } from '../media.options.js';
+import { OBJECT_STORE, UPLOAD_PREFIX, uploadKey, type ObjectStore } from '../storage/object.store.js';
+import { asRpcFailure } from '../storage/store-failure.js';
+import { UploadsRepository } from './uploads.repository.js';
+
+/** An upload neither registered nor refused within a day is abandoned: its row and object go. */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+@Injectable()
+export class UploadsService {
+  private readonly logger = new Logger(UploadsService.name);
+  private lastSweep = 0;
+
+  constructor(
+    private readonly uploads: UploadsRepository,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(MEDIA_OPTIONS) private readonly options: MediaOptions,
+  ) {}
+
+  /** A one-time URL for a key the server chose; the browser PUTs the file straight to it. */
+  async issue(): Promise<UploadParameters> {
+    await this.sweepAbandoned();
+    const ttl = this.options.uploadUrlTtlSeconds ?? UPLOAD_URL_TTL_SECONDS;
+    const key = uploadKey(randomUUID());
+    await this.uploads.issue(key, new Date(Date.now() + ttl * 1000));
+    try {
+      return { uploadURL: await this.store.signUpload(key, ttl) };
+    } catch (error) {
+      throw asRpcFailure(error);
+    }
+  }
+
+  /**
+   * At most hourly, on the way through: a browser that never registered its
+   * upload (closed tab, refused PUT) must not leave the object behind for ever.
+   * Objects in `uploads/` with no row (a presigned URL used twice) go too.
+   */
+  private async sweepAbandoned(): Promise<void> {
+    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = Date.now();
+    const before = new Date(Date.now() - ABANDONED_AFTER_MS);
+    try {
+      const rows = await this.uploads.removeIssuedBefore(before);
+      const objects = await this.store.removeOlderThan(UPLOAD_PREFIX, before);
+      if (rows.length > 0 || objects > 0) this.logger.log(`Removed ${rows.length} abandoned upload(s) and ${objects} object(s)`);
+    } catch (error) {
+      this.logger.warn(`Could not remove abandoned uploads: ${(error as Error).message}`);
+    }
+  }
+}
