@@ -22,7 +22,7 @@ const ALLOWED = {
   'type:e2e': ['type:contracts', 'type:testing'],
 };
 /** Tests may also reach the harness and the modules they compose. */
-const ALLOWED_IN_TESTS = ['type:testing', 'type:domain'];
+const ALLOWED_IN_TESTS = ['type:testing', 'type:domain', 'type:contracts'];
 
 const projects = ['apps', 'libs'].flatMap((dir) =>
   readdirSync(join(root, dir)).map((name) => {

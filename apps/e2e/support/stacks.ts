@@ -151,7 +151,7 @@ export async function startEmbedded(mode: Mode): Promise<RunningStack> {
 }
 
 /** A private broker (or the shared one named in the environment when the binary is missing). */
-async function privateNats(cleanup: Cleanup, watch: ProcessGroup[]): Promise<string> {
+async function privateNats(cleanup: Cleanup, watch: ProcessGroup[], dir: string): Promise<string> {
   if (process.env.VAULT_E2E_NATS_URL) return process.env.VAULT_E2E_NATS_URL;
   const binary = findExecutable('nats-server');
   if (!binary) {
@@ -160,7 +160,8 @@ async function privateNats(cleanup: Cleanup, watch: ProcessGroup[]): Promise<str
     return shared;
   }
   const port = await freePort();
-  const nats = spawnGroup('distributed-nats', binary, ['-a', '127.0.0.1', '-p', String(port)], serverEnv({}));
+  // JetStream on, stored in this run's folder: the services' events (access log, self-destruct) need it.
+  const nats = spawnGroup('distributed-nats', binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(dir, 'nats')], serverEnv({}));
   cleanup.add('stop NATS', () => stopGroup(nats));
   watch.push(nats);
   await waitUntil(`NATS on port ${port}`, () => tcpOpen(port), { timeoutMs: 10_000, watch });
@@ -231,7 +232,7 @@ export async function startDistributed(mode: Mode, notBefore: Promise<unknown> =
     cleanup.add(`remove ${scratch}`, removeScratch, removeScratch);
 
     const watch: ProcessGroup[] = [];
-    const [natsUrl, redisUrl] = await Promise.all([privateNats(cleanup, watch), privateRedis(cleanup, watch, scratch)]);
+    const [natsUrl, redisUrl] = await Promise.all([privateNats(cleanup, watch, scratch), privateRedis(cleanup, watch, scratch)]);
 
     const server = process.env.VAULT_E2E_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
     const databaseUrl = `${server.replace(/\/+$/, '')}/vault_e2e_${randomBytes(5).toString('hex')}`;
