@@ -113,7 +113,7 @@ describe('routes when signed in', () => {
     });
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
-    expect(await screen.findByRole('heading', { name: 'COMMAND CENTER' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'COMMAND CENTER' }, { timeout: 3000 })).toBeTruthy();
     expect(screen.getByText('SECURE CONNECTION')).toBeTruthy();
     const current = screen.getByRole('link', { name: 'COMMAND CENTER' });
     expect(current.getAttribute('aria-current')).toBe('page');

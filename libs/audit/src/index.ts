@@ -1,1 +1,2 @@
 export * from './audit.module.js';
+export { AUDIT_MIGRATIONS } from './database.js';

@@ -3,4 +3,5 @@ export * from './owner-options.js';
 export * from './start-embedded.js';
 export * from './start-gateway.js';
 export * from './start-service.js';
+export * from './migrate-service.js';
 export * from './run.js';

@@ -1,2 +1,3 @@
 export * from './journal.module.js';
 export { loadOrCreateKeyFile, parseMasterKey } from './crypto/master-key.js';
+export { JOURNAL_MIGRATIONS } from './database.js';

@@ -1,4 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson, apiRequest } from './api';
+import { sameTitle, type Mission } from './missions';
+import { toast } from './toast';
+import { toastFailure } from './unauthorized';
 
 /** A custom mission of the owner's (spec section 3); the generator draws from these and the built-in pool. */
 export interface CustomMission {
@@ -7,8 +11,72 @@ export interface CustomMission {
   description?: string | null;
 }
 
+export interface CreateMissionBody {
+  title: string;
+  description?: string;
+}
+
 export const ACTIVITIES_KEY = ['/api/activities'] as const;
+
+export const ALREADY_EXISTS_TOAST = {
+  title: 'Already Exists',
+  description: 'This mission is already in your custom pool',
+} as const;
 
 export function useCustomMissions() {
   return useQuery<CustomMission[]>({ queryKey: ACTIVITIES_KEY });
+}
+
+/**
+ * The create request (spec section 5): the title is required after trimming; the
+ * description is trimmed and left out when blank. Null without a title.
+ */
+export function missionBody(title: string, description?: string | null): CreateMissionBody | null {
+  const t = title.trim();
+  if (!t) return null;
+  const d = description?.trim();
+  return d ? { title: t, description: d } : { title: t };
+}
+
+/** Whether a custom mission with this title exists already. */
+export function isInCustomPool(custom: readonly Mission[] | undefined, title: string): boolean {
+  return (custom ?? []).some((m) => sameTitle(m.title, title));
+}
+
+/** A 409 from the server: the title is taken. */
+function isConflict(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('409');
+}
+
+/** Adds a mission to the custom pool (the plus button and the "Add New Mission" form). */
+export function useCreateMission() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateMissionBody) => apiJson<CustomMission>('POST', '/api/activities', body),
+    onSuccess: async () => {
+      toast({ title: 'Mission Added' });
+      await queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
+    },
+    onError: async (error) => {
+      if (isConflict(error)) {
+        toast({ ...ALREADY_EXISTS_TOAST, variant: 'destructive' });
+        // Another tab may have added it: show the pool as the server has it.
+        await queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
+        return;
+      }
+      toastFailure(error, 'Failed to add activity');
+    },
+  });
+}
+
+export function useDeleteMission() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', `/api/activities/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      toast({ title: 'Mission Removed' });
+      await queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to delete mission'),
+  });
 }

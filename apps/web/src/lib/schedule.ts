@@ -2,14 +2,19 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
+import { WEEKLY_TEMPLATES_KEY } from './weekly-templates';
 
 /** One mission of one day (spec section 3). */
 export interface ScheduleItem {
   id: string;
+  /** YYYY-MM-DD. */
+  date?: string;
+  /** HH:MM, 24-hour. */
   time: string;
   title: string;
   description?: string | null;
   completed: boolean;
+  completedAt?: string | null;
 }
 
 export const SCHEDULE_KEY = ['/api/schedule'] as const;
@@ -46,5 +51,25 @@ export function useApplyTemplates(place: 'dashboard' | 'weekly') {
       await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
     },
     onError: (error) => toastFailure(error, place === 'dashboard' ? 'Failed to apply templates' : 'Failed to apply template'),
+  });
+}
+
+/**
+ * Completes a schedule item (the dashboard's circle button); one way only. The
+ * server deletes a one-time template when its item completes, so the templates
+ * are refetched too.
+ */
+export function useCompleteScheduleItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson<ScheduleItem>('PATCH', `/api/schedule/${encodeURIComponent(id)}`, { completed: true }),
+    onSuccess: async () => {
+      toast({ title: 'Mission Complete' });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY }),
+        queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY }),
+      ]);
+    },
+    onError: (error) => toastFailure(error, 'Failed to complete mission'),
   });
 }

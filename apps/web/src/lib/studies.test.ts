@@ -25,6 +25,20 @@ describe('groupByMonth', () => {
     expect(groups[2]!.studies.map((s) => s.id)).toEqual(['d']);
   });
 
+  it('puts several studies of one month together, from different years apart, in local time', () => {
+    const groups = groupByMonth([
+      study('x', 'A', new Date(2026, 10, 2, 9).toISOString()),
+      study('y', 'B', new Date(2025, 10, 30, 23).toISOString()),
+      study('z', 'C', new Date(2026, 10, 28, 1).toISOString()),
+    ]);
+    expect(groups.map((g) => g.label)).toEqual(['NOVEMBER 2026', 'NOVEMBER 2025']);
+    expect(groups[0]!.studies.map((s) => s.id)).toEqual(['z', 'x']);
+  });
+
+  it('treats an unparseable completion date as unknown', () => {
+    expect(groupByMonth([study('q', 'Q', 'yesterday')]).map((g) => g.label)).toEqual(['Unknown']);
+  });
+
   it('is empty for no studies', () => {
     expect(groupByMonth([])).toEqual([]);
   });
@@ -38,7 +52,9 @@ describe('archiveSummary', () => {
 
 describe('formatCompletedAt', () => {
   it('is a long en-US date with time, or "Unknown date"', () => {
-    expect(formatCompletedAt('2025-03-20T12:00:00.000Z')).toMatch(/^March 2\d, 2025 at \d{2}:\d{2} [AP]M$/);
+    expect(formatCompletedAt(new Date(2026, 10, 22, 4, 5).toISOString())).toBe('November 22, 2026 at 4:05 AM');
+    expect(formatCompletedAt(new Date(2026, 0, 1, 0, 30).toISOString())).toBe('January 1, 2026 at 12:30 AM');
+    expect(formatCompletedAt(new Date(2026, 0, 1, 16, 5).toISOString())).toBe('January 1, 2026 at 4:05 PM');
     expect(formatCompletedAt(null)).toBe('Unknown date');
     expect(formatCompletedAt('not a date')).toBe('Unknown date');
   });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from './api';
+import { apiJson, apiRequest } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 
@@ -9,6 +9,7 @@ export interface Study {
   subject: string;
   endGoal: string;
   completed: boolean;
+  createdAt?: string;
   completedAt?: string | null;
 }
 
@@ -47,6 +48,32 @@ export function useCreateStudy() {
       await queryClient.invalidateQueries({ queryKey: STUDIES_KEY });
     },
     onError: (error) => toastFailure(error, 'Failed to add study'),
+  });
+}
+
+/** Ticks a study off: it moves to the archive (one way only). */
+export function useCompleteStudy() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson<Study>('PATCH', `/api/studies/${encodeURIComponent(id)}`, { completed: true }),
+    onSuccess: async () => {
+      toast({ title: 'Study Completed', description: 'Study moved to the archive' });
+      // STUDIES_KEY also covers the archive's completed list.
+      await queryClient.invalidateQueries({ queryKey: STUDIES_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to complete study'),
+  });
+}
+
+export function useDeleteStudy() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', `/api/studies/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      toast({ title: 'Study Deleted' });
+      await queryClient.invalidateQueries({ queryKey: STUDIES_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to delete study'),
   });
 }
 
@@ -100,15 +127,17 @@ export function archiveSummary(studies: readonly Study[]): ArchiveSummary {
   };
 }
 
-/** "March 1, 2025 at 02:05 PM", or "Unknown date". */
+/** "November 22, 2026 at 4:05 AM" (long en-US date with time), or "Unknown date". */
 export function formatCompletedAt(value: string | null | undefined): string {
   const time = value ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) return 'Unknown date';
-  return new Date(time).toLocaleDateString('en-US', {
+  return new Date(time).toLocaleString('en-US', {
     year: 'numeric',
     month: 'long',
     day: 'numeric',
-    hour: '2-digit',
+    hour: 'numeric',
     minute: '2-digit',
-  });
+  })
+    // Some ICU versions put a narrow no-break space before AM/PM.
+    .replace(/[\u202f\u00a0]/g, ' ');
 }

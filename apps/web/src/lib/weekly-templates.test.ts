@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime12, sortByTime, templateBody, WEEKDAYS, weekdayName } from './weekly-templates';
+import { formatTime12h, sortByTime, templateBody, WEEKDAYS, weekdayName } from './weekly-templates';
 
 describe('weekdays', () => {
   it('are seven tabs MON to SUN with Sunday as 0', () => {
@@ -9,19 +9,20 @@ describe('weekdays', () => {
   });
 });
 
-describe('formatTime12', () => {
+describe('formatTime12h', () => {
   it('shows 12-hour time with AM/PM, hour 0 as 12 AM', () => {
-    expect(formatTime12('13:05')).toBe('1:05 PM');
-    expect(formatTime12('00:00')).toBe('12:00 AM');
-    expect(formatTime12('00:30')).toBe('12:30 AM');
-    expect(formatTime12('12:00')).toBe('12:00 PM');
-    expect(formatTime12('09:15')).toBe('9:15 AM');
-    expect(formatTime12('23:59')).toBe('11:59 PM');
+    expect(formatTime12h('13:05')).toBe('1:05 PM');
+    expect(formatTime12h('00:00')).toBe('12:00 AM');
+    expect(formatTime12h('00:30')).toBe('12:30 AM');
+    expect(formatTime12h('12:00')).toBe('12:00 PM');
+    expect(formatTime12h('09:15')).toBe('9:15 AM');
+    expect(formatTime12h('23:59')).toBe('11:59 PM');
   });
 
   it('shows anything else as it is', () => {
-    expect(formatTime12('soon')).toBe('soon');
-    expect(formatTime12('25:00')).toBe('25:00');
+    expect(formatTime12h('soon')).toBe('soon');
+    expect(formatTime12h('25:00')).toBe('25:00');
+    expect(formatTime12h('12:75')).toBe('12:75');
   });
 });
 

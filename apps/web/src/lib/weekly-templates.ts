@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from './api';
+import { apiJson, apiRequest } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 
@@ -59,11 +59,11 @@ export function useDayTemplates(dayOfWeek: number) {
 }
 
 /** "13:05" as "1:05 PM"; hour 0 is 12 AM. Anything that is not HH:MM is shown as it is. */
-export function formatTime12(time: string): string {
+export function formatTime12h(time: string): string {
   const match = /^(\d{1,2}):(\d{2})/.exec(time);
   if (!match) return time;
   const hours = Number(match[1]);
-  if (hours > 23) return time;
+  if (hours > 23 || Number(match[2]) > 59) return time;
   const suffix = hours < 12 ? 'AM' : 'PM';
   return `${hours % 12 === 0 ? 12 : hours % 12}:${match[2]} ${suffix}`;
 }
@@ -96,5 +96,17 @@ export function useCreateTemplate() {
       await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
     },
     onError: (error) => toastFailure(error, 'Failed to create template'),
+  });
+}
+
+export function useDeleteTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', `/api/weekly-templates/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      toast({ title: 'Template Deleted' });
+      await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to delete template'),
   });
 }

@@ -152,6 +152,16 @@ describe('TargetsScreen', () => {
     expect(screen.getByText('Error')).toBeTruthy();
   });
 
+  it('reports a failed read instead of claiming there are no targets', async () => {
+    mockFetch({ 'GET /api/targets': () => text('Service unavailable', 503, 'Service Unavailable') });
+    renderWithProviders(<TargetsScreen />);
+    expect(await screen.findByText('503: Service unavailable')).toBeTruthy();
+    expect(screen.queryByText('No active targets')).toBeNull();
+    for (const label of ['Active Targets', 'Eliminated', 'Success Rate']) expect(statValue(label)).toBe('—');
+    // The form still works.
+    expect(screen.getByLabelText('Target Objective')).toBeTruthy();
+  });
+
   it('applies the Unauthorized rule when the list is refused', async () => {
     const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
     mockFetch({ 'GET /api/targets': () => text('Unauthorized', 401, 'Unauthorized') });

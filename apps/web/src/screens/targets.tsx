@@ -31,6 +31,8 @@ export default function TargetsScreen() {
   const eliminated = targets.filter((t) => t.completed);
   const updatingId = updateTarget.isPending ? updateTarget.variables?.id : undefined;
   const toggle = (target: Target) => updateTarget.mutate({ id: target.id, completed: !target.completed });
+  // A failed read shows a dash, never a made-up zero.
+  const count = (value: string) => (targetsQuery.isError ? '—' : value);
 
   return (
     <ScreenFrame
@@ -38,16 +40,10 @@ export default function TargetsScreen() {
       subtitle="Identify objectives. Execute. Eliminate."
       icon={<TargetIcon />}
     >
-      {targetsQuery.isError ? (
-        <div className="mb-6">
-          <LoadError error={targetsQuery.error} />
-        </div>
-      ) : null}
-
       <dl className="mb-8 grid gap-4 sm:grid-cols-3">
-        <StatCard label="Active Targets" value={String(stats.active)} icon={<TargetIcon />} tone="red" />
-        <StatCard label="Eliminated" value={String(stats.eliminated)} icon={<SkullIcon />} tone="green" />
-        <StatCard label="Success Rate" value={`${stats.successRate}%`} icon={<ActivityIcon />} tone="cyan" />
+        <StatCard label="Active Targets" value={count(String(stats.active))} icon={<TargetIcon />} tone="red" />
+        <StatCard label="Eliminated" value={count(String(stats.eliminated))} icon={<SkullIcon />} tone="green" />
+        <StatCard label="Success Rate" value={count(`${stats.successRate}%`)} icon={<ActivityIcon />} tone="cyan" />
       </dl>
 
       <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
@@ -58,7 +54,9 @@ export default function TargetsScreen() {
 
         <div className="space-y-6 lg:col-span-2">
           <Panel title="Active Targets" icon={<TargetIcon />} accent="red">
-            {active.length === 0 ? (
+            {targetsQuery.isError ? (
+              <LoadError error={targetsQuery.error} />
+            ) : active.length === 0 ? (
               <EmptyState icon={<TargetIcon />}>No active targets</EmptyState>
             ) : (
               <ul className="space-y-3">

@@ -1,16 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { DayTabs, dayTabId } from '../components/day-tabs';
-import { CalendarIcon, ClockIcon, PlusIcon } from '../components/icons';
+import { CalendarIcon, ClockIcon, PlusIcon, TrashIcon } from '../components/icons';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { EmptyState, LoadError } from '../components/states';
 import { ScreenLoading } from '../components/status-screens';
 import { todayUtcDate, todayUtcWeekday, useApplyTemplates, useTodaySchedule, type ScheduleItem } from '../lib/schedule';
 import {
   DEFAULT_WEEKDAY,
-  formatTime12,
+  formatTime12h,
   sortByTime,
   templateBody,
   useCreateTemplate,
+  useDeleteTemplate,
   useWeeklyTemplates,
   weekdayName,
   type TemplateDraft,
@@ -21,6 +22,8 @@ export default function WeeklyScheduleScreen() {
   const templates = useWeeklyTemplates();
   const schedule = useTodaySchedule();
   const apply = useApplyTemplates('weekly');
+  const remove = useDeleteTemplate();
+  const deletingId = remove.isPending ? remove.variables : undefined;
   const [day, setDay] = useState(DEFAULT_WEEKDAY);
   const idPrefix = useId();
   const panelId = `${idPrefix}-panel`;
@@ -62,19 +65,31 @@ export default function WeeklyScheduleScreen() {
                 No templates for {weekdayName(day)}
               </EmptyState>
             ) : (
-              <ul className="space-y-3">
+              <ul className="space-y-3" aria-label={`${weekdayName(day)} templates`}>
                 {dayTemplates.map((template) => (
                   <li key={template.id} className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep p-3">
-                    <span className="badge shrink-0 gap-1 bg-hero-cyan text-black">
-                      <ClockIcon />
-                      {formatTime12(template.time)}
-                    </span>
-                    <div className="min-w-0">
-                      <p className="break-words font-semibold text-ink">{template.title}</p>
-                      {template.description ? (
-                        <p className="mt-1 break-words text-sm text-muted">{template.description}</p>
-                      ) : null}
+                    <div className="flex min-w-0 flex-1 flex-col items-start gap-2 sm:flex-row sm:gap-3">
+                      <span className="badge shrink-0 gap-1 bg-hero-cyan text-black">
+                        <ClockIcon />
+                        {formatTime12h(template.time)}
+                      </span>
+                      <div className="min-w-0">
+                        <p className="break-words font-semibold text-ink">{template.title}</p>
+                        {template.description ? (
+                          <p className="mt-1 break-words text-sm text-muted">{template.description}</p>
+                        ) : null}
+                      </div>
                     </div>
+                    <button
+                      type="button"
+                      className="-my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-md text-lg text-muted hover:bg-hero-red-deep/20 hover:text-hero-red disabled:cursor-wait disabled:opacity-50"
+                      aria-label={`Delete ${template.title}`}
+                      title="Delete template"
+                      disabled={deletingId === template.id}
+                      onClick={() => remove.mutate(template.id)}
+                    >
+                      <TrashIcon />
+                    </button>
                   </li>
                 ))}
               </ul>
@@ -89,24 +104,31 @@ export default function WeeklyScheduleScreen() {
 }
 
 function TodaysMissionLog({ items }: { items: ScheduleItem[] }) {
+  const headingId = useId();
   return (
-    <div className="mt-6">
-      <h3 className="comic-heading mb-3 text-base text-hero-green">Today's Mission Log</h3>
+    <section className="mt-6" aria-labelledby={headingId}>
+      <h3 id={headingId} className="comic-heading mb-3 text-base text-hero-green">
+        Today's Mission Log
+      </h3>
       <ul className="space-y-2">
         {items.map((item) => (
-          <li key={item.id} className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
-            <span className="font-mono text-xs text-muted">{item.time}</span>
-            <div className={`min-w-0 flex-1 ${item.completed ? 'text-muted line-through' : 'text-ink'}`}>
+          <li key={item.id} className="flex flex-wrap items-start gap-x-3 gap-y-1 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+            <span className="font-mono text-xs leading-6 text-muted">{item.time}</span>
+            <span
+              className={`badge ml-auto sm:order-last ${item.completed ? 'bg-hero-green text-black' : 'bg-hero-yellow text-black'}`}
+            >
+              {item.completed ? 'COMPLETED' : 'ACTIVE'}
+            </span>
+            <div
+              className={`order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1 ${item.completed ? 'text-muted line-through' : 'text-ink'}`}
+            >
               <p className="break-words font-semibold">{item.title}</p>
               {item.description ? <p className="break-words text-sm">{item.description}</p> : null}
             </div>
-            <span className={`badge ${item.completed ? 'bg-hero-green text-black' : 'bg-hero-yellow text-black'}`}>
-              {item.completed ? 'COMPLETED' : 'ACTIVE'}
-            </span>
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }
 

@@ -1,19 +1,101 @@
-import { useCustomMissions } from '../../lib/activities';
-import { ShuffleIcon } from '../icons';
+import { useId, useState, type FormEvent } from 'react';
+import {
+  ALREADY_EXISTS_TOAST,
+  isInCustomPool,
+  missionBody,
+  useCreateMission,
+  useCustomMissions,
+  useDeleteMission,
+  type CustomMission,
+} from '../../lib/activities';
+import { BUILT_IN_MISSIONS, missionPool, pickNextMission, type Mission } from '../../lib/missions';
+import { toast } from '../../lib/toast';
+import { ChevronDownIcon, PlusIcon, ShuffleIcon, TrashIcon, ZapIcon } from '../icons';
 import { Panel } from '../screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../states';
 
 /**
- * MISSION GENERATOR (spec section 2.7). This frame lists the owner's custom
- * missions; the generator itself (the built-in pool, GENERATE, saving and
- * deleting missions) belongs to the missions issue.
+ * MISSION GENERATOR (spec section 2.7): a random mission from the built-in pool
+ * and the owner's custom missions, GENERATE for another one, the plus button to
+ * keep the current one, a form for a new one, and the custom missions list.
  */
 export function MissionGeneratorCard() {
   const missions = useCustomMissions();
+  const create = useCreateMission();
+  const custom = missions.data;
+  // The first mission comes from the built-in pool, so it shows before the custom ones load.
+  const [current, setCurrent] = useState<Mission>(() => pickNextMission(BUILT_IN_MISSIONS, null)!);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const detailsId = useId();
+
+  function generate() {
+    const next = pickNextMission(missionPool(custom), current);
+    if (next) setCurrent(next);
+  }
+
+  function saveCurrent() {
+    if (create.isPending) return;
+    if (isInCustomPool(custom, current.title)) {
+      toast({ ...ALREADY_EXISTS_TOAST, variant: 'destructive' });
+      return;
+    }
+    const body = missionBody(current.title, current.description);
+    if (body) create.mutate(body);
+  }
 
   return (
     <Panel title="MISSION GENERATOR" icon={<ShuffleIcon />} accent="yellow">
-      <h3 className="comic-heading mb-3 text-sm text-hero-cyan">YOUR CUSTOM MISSIONS</h3>
+      <div className="rounded-lg border-2 border-hero-yellow/60 bg-vault-deep p-4">
+        <p className="comic-heading text-xs tracking-widest text-hero-cyan">
+          CURRENT MISSION
+        </p>
+        <p
+          className="comic-heading mt-1 break-words text-2xl leading-tight text-hero-yellow"
+          aria-live="polite"
+          data-testid="current-mission"
+        >
+          {current.title}
+        </p>
+        {current.description ? (
+          <>
+            <button
+              type="button"
+              className="mt-2 inline-flex min-h-9 items-center gap-1 rounded text-sm font-semibold text-muted hover:text-hero-cyan"
+              aria-expanded={detailsOpen}
+              aria-controls={detailsId}
+              onClick={() => setDetailsOpen((open) => !open)}
+            >
+              <ChevronDownIcon className={`transition-transform ${detailsOpen ? 'rotate-180' : ''}`} />
+              {detailsOpen ? 'Hide Details' : 'Show Details'}
+            </button>
+            {detailsOpen ? (
+              <p id={detailsId} className="mt-1 break-words text-sm leading-relaxed text-ink">
+                {current.description}
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        <div className="mt-4 flex gap-2">
+          <button type="button" className="btn btn-yellow flex-1" onClick={generate}>
+            <ZapIcon />
+            GENERATE
+          </button>
+          <button
+            type="button"
+            className="btn btn-red shrink-0 px-3 text-lg"
+            aria-label="Save mission to custom pool"
+            title="Save this mission to your custom pool"
+            disabled={create.isPending}
+            onClick={saveCurrent}
+          >
+            <PlusIcon />
+          </button>
+        </div>
+      </div>
+
+      <NewMissionForm custom={custom} />
+
+      <h3 className="comic-heading mb-3 mt-5 text-sm text-hero-cyan">YOUR CUSTOM MISSIONS</h3>
       {missions.isPending ? (
         <CardLoading />
       ) : missions.isError ? (
@@ -21,15 +103,109 @@ export function MissionGeneratorCard() {
       ) : missions.data.length === 0 ? (
         <EmptyState>No custom missions yet</EmptyState>
       ) : (
-        <ul className="max-h-48 space-y-2 overflow-y-auto pr-1">
-          {missions.data.map((mission) => (
-            <li key={mission.id} className="rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
-              <p className="break-words font-semibold text-ink">{mission.title}</p>
-              {mission.description ? <p className="mt-0.5 break-words text-sm text-muted">{mission.description}</p> : null}
-            </li>
-          ))}
-        </ul>
+        <CustomMissionList missions={missions.data} />
       )}
     </Panel>
+  );
+}
+
+function CustomMissionList({ missions }: { missions: CustomMission[] }) {
+  const remove = useDeleteMission();
+  const deletingId = remove.isPending ? remove.variables : undefined;
+  return (
+    <ul className="max-h-48 space-y-2 overflow-y-auto pr-1" aria-label="Your custom missions">
+      {missions.map((mission) => (
+        <li key={mission.id} className="flex items-start gap-2 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+          <div className="min-w-0 flex-1">
+            <p className="break-words font-semibold text-ink">{mission.title}</p>
+            {mission.description ? <p className="mt-0.5 break-words text-sm text-muted">{mission.description}</p> : null}
+          </div>
+          <button
+            type="button"
+            className="-my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-md text-lg text-muted hover:bg-hero-red-deep/20 hover:text-hero-red disabled:cursor-wait disabled:opacity-50"
+            aria-label={`Delete ${mission.title}`}
+            title="Delete mission"
+            disabled={deletingId === mission.id}
+            onClick={() => remove.mutate(mission.id)}
+          >
+            <TrashIcon />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function NewMissionForm({ custom }: { custom: CustomMission[] | undefined }) {
+  const [open, setOpen] = useState(false);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const formId = useId();
+  const titleId = useId();
+  const descriptionId = useId();
+  const create = useCreateMission();
+  const body = missionBody(title, description);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!body || create.isPending) return;
+    if (isInCustomPool(custom, body.title)) {
+      toast({ ...ALREADY_EXISTS_TOAST, variant: 'destructive' });
+      return;
+    }
+    create.mutate(body, {
+      onSuccess: () => {
+        setTitle('');
+        setDescription('');
+      },
+    });
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-ghost mt-4 w-full text-sm"
+        aria-expanded={open}
+        aria-controls={formId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <PlusIcon />
+        Add New Mission
+      </button>
+      {open ? (
+        <form id={formId} className="mt-4 space-y-3" onSubmit={onSubmit} aria-label="Add New Mission">
+          <div>
+            <label className="label" htmlFor={titleId}>
+              Mission Title
+            </label>
+            <input
+              id={titleId}
+              className="field"
+              placeholder="e.g. Learn three knots"
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+              autoComplete="off"
+              required
+            />
+          </div>
+          <div>
+            <label className="label" htmlFor={descriptionId}>
+              Description (optional)
+            </label>
+            <textarea
+              id={descriptionId}
+              className="field min-h-20 resize-y"
+              placeholder="e.g. Bowline, clove hitch and reef knot, tied with eyes closed"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </div>
+          <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
+            {create.isPending ? 'Adding...' : 'Add Mission'}
+          </button>
+        </form>
+      ) : null}
+    </>
   );
 }

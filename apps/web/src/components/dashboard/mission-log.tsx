@@ -20,11 +20,15 @@ export function MissionLogCard() {
       ) : (
         <ul className="space-y-2">
           {completed.map((item) => (
-            <li key={item.id} className="flex flex-wrap items-center gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
-              <CheckIcon className="shrink-0 text-hero-green" />
-              <span className="min-w-0 flex-1 break-words text-ink">Mission Completed: {item.title}</span>
-              <span className="font-mono text-xs text-muted">{item.time}</span>
-              <span className="badge bg-hero-green text-black">COMPLETE</span>
+            <li key={item.id} className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+              <CheckIcon className="mt-1 shrink-0 text-hero-green" />
+              <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-3">
+                <span className="min-w-0 break-words text-ink sm:flex-1">Mission Completed: {item.title}</span>
+                <span className="flex shrink-0 items-center gap-2">
+                  <span className="font-mono text-xs text-muted">{item.time}</span>
+                  <span className="badge bg-hero-green text-black">COMPLETE</span>
+                </span>
+              </div>
             </li>
           ))}
         </ul>

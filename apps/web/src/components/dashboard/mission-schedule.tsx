@@ -1,6 +1,12 @@
-import { useApplyTemplates, useTodaySchedule, todayUtcDate, todayUtcWeekday } from '../../lib/schedule';
-import { formatTime12, sortByTime, useDayTemplates } from '../../lib/weekly-templates';
-import { CalendarIcon, ClockIcon } from '../icons';
+import {
+  todayUtcDate,
+  todayUtcWeekday,
+  useApplyTemplates,
+  useCompleteScheduleItem,
+  useTodaySchedule,
+} from '../../lib/schedule';
+import { formatTime12h, sortByTime, useDayTemplates } from '../../lib/weekly-templates';
+import { CalendarIcon, CheckIcon, ClockIcon } from '../icons';
 import { Panel } from '../screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../states';
 
@@ -21,6 +27,8 @@ function MissionScheduleContent() {
   const schedule = useTodaySchedule(date);
   const templates = useDayTemplates(todayUtcWeekday());
   const apply = useApplyTemplates('dashboard');
+  const complete = useCompleteScheduleItem();
+  const completingId = complete.isPending ? complete.variables : undefined;
 
   if (schedule.isPending) return <CardLoading>Loading today's missions...</CardLoading>;
   if (schedule.isError) return <LoadError error={schedule.error} />;
@@ -32,10 +40,20 @@ function MissionScheduleContent() {
         {active.map((item) => (
           <li key={item.id} className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep p-3">
             <span className="badge shrink-0 bg-hero-cyan text-black">{item.time}</span>
-            <div className="min-w-0">
+            <div className="min-w-0 flex-1">
               <p className="break-words font-semibold text-ink">{item.title}</p>
               {item.description ? <p className="mt-1 break-words text-sm text-muted">{item.description}</p> : null}
             </div>
+            <button
+              type="button"
+              className="group -my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-full border-2 border-hero-green text-hero-green transition-colors hover:bg-hero-green hover:text-black disabled:cursor-wait disabled:opacity-50"
+              aria-label={`Complete ${item.title}`}
+              title="Mark mission complete"
+              disabled={completingId === item.id}
+              onClick={() => complete.mutate(item.id)}
+            >
+              <CheckIcon className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100" />
+            </button>
           </li>
         ))}
       </ul>
@@ -60,7 +78,7 @@ function MissionScheduleContent() {
           <li key={template.id} className="flex items-center gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
             <span className="badge shrink-0 gap-1 bg-panel-2 text-hero-cyan">
               <ClockIcon />
-              {formatTime12(template.time)}
+              {formatTime12h(template.time)}
             </span>
             <span className="min-w-0 break-words text-ink">{template.title}</span>
           </li>

@@ -1,13 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { studyBody, useCreateStudy, useStudies } from '../../lib/studies';
-import { ArchiveIcon, CapIcon, PlusIcon } from '../icons';
+import { studyBody, useCompleteStudy, useCreateStudy, useDeleteStudy, useStudies, type Study } from '../../lib/studies';
+import { ArchiveIcon, CapIcon, PlusIcon, TrashIcon } from '../icons';
 import { Panel } from '../screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../states';
 
 /** TODAY'S STUDIES (spec section 2.6). */
 export function StudiesCard() {
   const studies = useStudies();
+  const complete = useCompleteStudy();
+  const remove = useDeleteStudy();
+  const completingId = complete.isPending ? complete.variables : undefined;
+  const deletingId = remove.isPending ? remove.variables : undefined;
   const [formOpen, setFormOpen] = useState(false);
   const formId = useId();
   const active = studies.data?.filter((s) => !s.completed) ?? [];
@@ -33,10 +37,14 @@ export function StudiesCard() {
       ) : (
         <ul className="space-y-2">
           {active.map((study) => (
-            <li key={study.id} className="rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
-              <p className="break-words font-semibold text-ink">{study.subject}</p>
-              <p className="mt-0.5 break-words text-sm text-muted">End Goal: {study.endGoal}</p>
-            </li>
+            <StudyItem
+              key={study.id}
+              study={study}
+              completing={completingId === study.id}
+              deleting={deletingId === study.id}
+              onComplete={() => complete.mutate(study.id)}
+              onDelete={() => remove.mutate(study.id)}
+            />
           ))}
         </ul>
       )}
@@ -52,6 +60,50 @@ export function StudiesCard() {
       </button>
       {formOpen ? <NewStudyForm id={formId} /> : null}
     </Panel>
+  );
+}
+
+function StudyItem({
+  study,
+  completing,
+  deleting,
+  onComplete,
+  onDelete,
+}: {
+  study: Study;
+  completing: boolean;
+  deleting: boolean;
+  onComplete: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <li className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
+      <input
+        type="checkbox"
+        className="mt-1 h-5 w-5 shrink-0 cursor-pointer disabled:cursor-wait"
+        checked={completing}
+        disabled={completing || deleting}
+        onChange={() => {
+          if (!completing) onComplete();
+        }}
+        aria-label={`Complete ${study.subject}`}
+        title="Complete: move to the archive"
+      />
+      <div className="min-w-0 flex-1">
+        <p className="break-words font-semibold text-ink">{study.subject}</p>
+        <p className="mt-0.5 break-words text-sm text-muted">End Goal: {study.endGoal}</p>
+      </div>
+      <button
+        type="button"
+        className="-my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-md text-lg text-muted hover:bg-hero-red-deep/20 hover:text-hero-red disabled:cursor-wait disabled:opacity-50"
+        aria-label={`Delete ${study.subject}`}
+        title="Delete study"
+        disabled={deleting || completing}
+        onClick={onDelete}
+      >
+        <TrashIcon />
+      </button>
+    </li>
   );
 }
 
