@@ -28,7 +28,8 @@ export default defineConfig<{}, VaultWorkerOptions>({
   forbidOnly: true,
   timeout: 30_000,
   // Both stacks start within the setup; the tests themselves take seconds.
-  globalTimeout: 5 * 60_000,
+  // Two vaults, 30 browser tests, on a shared 2-core machine: generous, still bounded.
+  globalTimeout: 12 * 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: RESULTS_JSON }]],
   use: {

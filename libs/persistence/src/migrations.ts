@@ -16,7 +16,9 @@ export interface ServiceMigrations {
 
 /**
  * Applies a service's pending migrations. On PostgreSQL it holds an advisory
- * lock so that replicas starting together apply them once.
+ * lock so that replicas starting together apply them once. The lock is one
+ * for all services, not one each: services sharing a database would
+ * otherwise race to create the shared migrations schema.
  */
 export async function applyMigrations(connection: Connection, migrations: ServiceMigrations): Promise<void> {
   const config = { migrationsFolder: migrations.folder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: migrations.schema };
@@ -25,7 +27,7 @@ export async function applyMigrations(connection: Connection, migrations: Servic
     return;
   }
   const client = await connection.pool.connect();
-  const lockKey = `vault:migrate:${migrations.schema}`;
+  const lockKey = 'vault:migrate';
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
     await createMigrationsSchema(client);
