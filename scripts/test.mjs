@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, tier by tier, as CI runs it. Builds first, then
-// lint (module boundaries), unit (jest + vitest), integration (real PostgreSQL, NATS, Redis), end-to-end
+// lint (module boundaries), deploy (the Helm chart), unit (jest + vitest), integration (real PostgreSQL, NATS, Redis), end-to-end
 // (Chromium, both run modes). A tier that fails, runs no test or skips one
 // fails the run.
 import { spawnSync } from 'node:child_process';
@@ -22,6 +22,13 @@ const tiers = [
     args: ['scripts/check-boundaries.mjs', `${reports}/boundaries.json`],
     counts: (r) => ({ ...r, skipped: 0 }),
     report: 'boundaries.json',
+  },
+  {
+    name: 'deploy (helm lint, template, Kubernetes API types)',
+    command: 'node',
+    args: ['scripts/test-deploy.mjs', `${reports}/deploy.json`],
+    counts: (r) => ({ ...r, skipped: 0 }),
+    report: 'deploy.json',
   },
   {
     name: 'unit (server, jest)',

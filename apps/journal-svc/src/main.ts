@@ -1,10 +1,23 @@
-import { loadVaultConfig, migrateService, requireMasterKey, run, startService } from '@vault/host';
-import { JOURNAL_MIGRATIONS, JournalModule, parseMasterKey } from '@vault/journal';
+import { loadVaultConfig, migrateService, requireMasterKey, requireNewMasterKey, run, startService, withServiceConnection } from '@vault/host';
+import { JOURNAL_MIGRATIONS, JournalModule, parseMasterKey, rewrapDataKey } from '@vault/journal';
 
-// `main.js migrate` applies the migrations and exits (a deploy job, no master key needed); otherwise the service serves.
-run(() => {
+const REWRAPPED = {
+  rewrapped: 'The journal data key is now wrapped by VAULT_NEW_MASTER_KEY: make it journal-svc\'s VAULT_MASTER_KEY and restart journal-svc.',
+  'already-rewrapped': 'The journal data key was already wrapped by VAULT_NEW_MASTER_KEY: nothing changed.',
+  'no-data-key': 'There is no journal data key yet (a new or erased vault): nothing to rotate.',
+};
+
+// `main.js migrate` applies the migrations and exits (a deploy job, no master key needed);
+// `main.js rotate-master-key` re-wraps the data key (docs/deploy.md); otherwise the service serves.
+run(async () => {
   const config = loadVaultConfig();
   if (process.argv[2] === 'migrate') return migrateService(config, 'journal', { schema: 'journal', folder: JOURNAL_MIGRATIONS });
   const masterKey = parseMasterKey(requireMasterKey(config));
+  if (process.argv[2] === 'rotate-master-key') {
+    const next = parseMasterKey(requireNewMasterKey(config));
+    const outcome = await withServiceConnection(config, 'journal', (connection) => rewrapDataKey(connection, masterKey, next));
+    process.stdout.write(`${REWRAPPED[outcome]}\n`);
+    return;
+  }
   return startService(config, 'journal', JournalModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS, masterKey }));
 });

@@ -1,6 +1,16 @@
-import { applyMigrations, openConnection, type ServiceMigrations } from '@vault/persistence';
+import { applyMigrations, openConnection, type Connection, type ServiceMigrations } from '@vault/persistence';
 import { processLogger } from './nest-logger.js';
 import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
+
+/** A one-off task on a service's own database (a deploy or operator job): one connection, closed after. */
+export async function withServiceConnection<T>(config: VaultConfig, name: ServiceName, task: (connection: Connection) => Promise<T>): Promise<T> {
+  const connection = await openConnection({ kind: 'postgres', url: databaseUrlFor(config, name), poolSize: 1 });
+  try {
+    return await task(connection);
+  } finally {
+    await connection.close();
+  }
+}
 
 /**
  * `node dist/main.js migrate`: applies one service's pending migrations and
@@ -10,11 +20,6 @@ import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-conf
  */
 export async function migrateService(config: VaultConfig, name: ServiceName, migrations: ServiceMigrations): Promise<void> {
   const { logger } = processLogger(`${name}-svc`, config.LOG_LEVEL);
-  const connection = await openConnection({ kind: 'postgres', url: databaseUrlFor(config, name), poolSize: 1 });
-  try {
-    await applyMigrations(connection, migrations);
-    logger.info({ schema: migrations.schema }, `${name}-svc migrations applied`);
-  } finally {
-    await connection.close();
-  }
+  await withServiceConnection(config, name, (connection) => applyMigrations(connection, migrations));
+  logger.info({ schema: migrations.schema }, `${name}-svc migrations applied`);
 }

@@ -33,6 +33,8 @@ export const VaultEnvironment = z.object({
     .transform((v) => v !== 'false' && v !== '0'),
   /** 32 bytes, base64: wraps the journal's data key. Embedded mode keeps one in a file beside the data instead. */
   VAULT_MASTER_KEY: optionalVar(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')),
+  /** Only for `journal-svc rotate-master-key`: the master key that replaces VAULT_MASTER_KEY. */
+  VAULT_NEW_MASTER_KEY: optionalVar(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')),
   VAULT_SKIP_MIGRATIONS: flag,
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   RPC_TIMEOUT_MS: intVar(1500, 50, 60_000),
@@ -75,6 +77,12 @@ export function requireRedis(config: VaultConfig): string {
 export function requireMasterKey(config: VaultConfig): string {
   if (!config.VAULT_MASTER_KEY) throw new ConfigError(['VAULT_MASTER_KEY: required by journal-svc in distributed mode (openssl rand -base64 32)']);
   return config.VAULT_MASTER_KEY;
+}
+
+export function requireNewMasterKey(config: VaultConfig): string {
+  if (!config.VAULT_NEW_MASTER_KEY) throw new ConfigError(['VAULT_NEW_MASTER_KEY: required by rotate-master-key (openssl rand -base64 32)']);
+  if (config.VAULT_NEW_MASTER_KEY === config.VAULT_MASTER_KEY) throw new ConfigError(['VAULT_NEW_MASTER_KEY: must differ from VAULT_MASTER_KEY']);
+  return config.VAULT_NEW_MASTER_KEY;
 }
 
 /** media-svc's bucket in distributed mode; every missing variable is listed at once. */

@@ -30,26 +30,9 @@ export async function applyMigrations(connection: Connection, migrations: Servic
   const lockKey = 'vault:migrate';
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
-    await createMigrationsSchema(client);
     await migratePg(drizzlePg({ client }), config);
   } finally {
     await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
     client.release();
-  }
-}
-
-/**
- * Every service keeps its table in the one migrations schema, and PostgreSQL's
- * `create schema if not exists` fails when two sessions create it at the same
- * moment (two services migrating a fresh database together). Created first
- * under a lock of its own, drizzle's own `if not exists` finds it there.
- */
-async function createMigrationsSchema(client: { query(sql: string, params?: unknown[]): Promise<unknown> }): Promise<void> {
-  const lockKey = `vault:migrate:${MIGRATIONS_SCHEMA}`;
-  await client.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
-  try {
-    await client.query(`create schema if not exists "${MIGRATIONS_SCHEMA}"`);
-  } finally {
-    await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
   }
 }

@@ -7,7 +7,7 @@ import { dataKeys } from '../schema/data-keys.table.js';
 import { KEY_BYTES, open, seal } from './field-cipher.js';
 
 export const MASTER_KEY = Symbol('MASTER_KEY');
-const WRAP_CONTEXT = 'vault:journal:data-key';
+export const WRAP_CONTEXT = 'vault:journal:data-key';
 
 /**
  * Holds the journal's data key in memory. It is created on first start,

@@ -1,0 +1,165 @@
+{{/*
+One app of the vault: its Deployment and its Service. Every app shares this
+shape; what differs is only which secrets it reads (vault.appEnv).
+dict: root, component (gateway, auth-svc, ...), values (its block of values)
+*/}}
+{{- define "vault.app" -}}
+{{ include "vault.deployment" . }}
+---
+{{ include "vault.service" . }}
+{{- end }}
+
+{{- define "vault.deployment" -}}
+{{- $root := .root }}
+{{- $v := .values }}
+{{- $autoscaled := and (eq .component "gateway") $v.autoscaling.enabled }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "vault.componentName" . }}
+  labels:
+    {{- include "vault.labels" . | nindent 4 }}
+spec:
+  {{- if not $autoscaled }}
+  replicas: {{ $v.replicas }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  # A new pod serves before an old one stops: no gap during an upgrade.
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxUnavailable: 0
+      maxSurge: 1
+  selector:
+    matchLabels:
+      {{- include "vault.selectorLabels" . | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "vault.labels" . | nindent 8 }}
+      annotations:
+        # A changed setting rolls the pods, which read it only at start.
+        checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
+        {{- with $v.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      {{- include "vault.podSecurity" $root | nindent 6 }}
+      terminationGracePeriodSeconds: 30
+      containers:
+        - name: {{ .component }}
+          image: {{ include "vault.image" . }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          ports:
+            - name: http
+              containerPort: {{ $v.port }}
+              protocol: TCP
+          envFrom:
+            - configMapRef:
+                name: {{ include "vault.componentName" (dict "root" $root "component" "config") }}
+          env:
+            {{- include "vault.appEnv" . | nindent 12 }}
+          # Listening starts after migrations (at start, without the job) and the kept events.
+          startupProbe:
+            httpGet:
+              path: /health/live
+              port: http
+            periodSeconds: 3
+            timeoutSeconds: 2
+            failureThreshold: 40
+          livenessProbe:
+            httpGet:
+              path: /health/live
+              port: http
+            periodSeconds: 10
+            timeoutSeconds: 3
+            failureThreshold: 3
+          # 503 while its database or NATS does not answer: taken out of the Service, not restarted.
+          readinessProbe:
+            httpGet:
+              path: /health/ready
+              port: http
+            periodSeconds: 5
+            timeoutSeconds: 3
+            failureThreshold: 2
+          resources:
+            {{- toYaml $v.resources | nindent 12 }}
+          securityContext:
+            {{- include "vault.containerSecurityContext" $root | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir:
+            sizeLimit: 64Mi
+      {{- with $v.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+{{- end }}
+
+{{- define "vault.service" -}}
+{{- $isGateway := eq .component "gateway" }}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "vault.componentName" . }}
+  labels:
+    {{- include "vault.labels" . | nindent 4 }}
+spec:
+  type: {{ if $isGateway }}{{ .values.service.type }}{{ else }}ClusterIP{{ end }}
+  selector:
+    {{- include "vault.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: http
+      port: {{ if $isGateway }}{{ .values.service.port }}{{ else }}{{ .values.port }}{{ end }}
+      targetPort: http
+      protocol: TCP
+{{- end }}
+
+{{/* The variables that are not in the shared ConfigMap: the port and the secrets this app needs. */}}
+{{- define "vault.appEnv" -}}
+{{- $root := .root }}
+{{- $secrets := $root.Values.secrets -}}
+- name: PORT
+  value: {{ .values.port | quote }}
+{{- if $secrets.natsUrl.key }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "NATS_URL" "ref" $secrets.natsUrl) }}
+{{- end }}
+{{- if eq .component "gateway" }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "REDIS_URL" "ref" $secrets.redisUrl) }}
+{{- with .values.webDist }}
+- name: VAULT_WEB_DIST
+  value: {{ . | quote }}
+{{- end }}
+{{- else }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "DATABASE_URL" "ref" (index $secrets.databaseUrl (trimSuffix "-svc" .component))) }}
+{{- end }}
+{{- if eq .component "auth-svc" }}
+{{- if and $root.Values.trial.enabled (not $secrets.ownerPasswordHash.name) }}
+{{- /* The trial's generated password, hashed by auth-svc at start (see NOTES). */}}
+{{ include "vault.secretEnv" (dict "root" $root "env" "VAULT_OWNER_PASSWORD" "ref" (dict "name" "" "key" "VAULT_OWNER_PASSWORD")) }}
+{{- else }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "VAULT_OWNER_PASSWORD_HASH" "ref" $secrets.ownerPasswordHash) }}
+{{- end }}
+{{- end }}
+{{- if eq .component "journal-svc" }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "VAULT_MASTER_KEY" "ref" $secrets.masterKey) }}
+{{- end }}
+{{- if eq .component "media-svc" }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "S3_ACCESS_KEY_ID" "ref" $secrets.s3AccessKeyId) }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "S3_SECRET_ACCESS_KEY" "ref" $secrets.s3SecretAccessKey) }}
+{{- end }}
+{{- with .values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,178 @@
+{{/*
+Names, labels and the effective settings every template shares. The shared
+Deployment and Service of an app are in _app.tpl; each component's file only
+names its component.
+*/}}
+
+{{- define "vault.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "vault.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 50 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* A component's resource name: <fullname>-<component>. dict: root, component */}}
+{{- define "vault.componentName" -}}
+{{- printf "%s-%s" (include "vault.fullname" .root) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels of every object of the release. dict: root, component */}}
+{{- define "vault.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "vault.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: vault
+{{- end }}
+
+{{/* dict: root, component */}}
+{{- define "vault.selectorLabels" -}}
+{{ include "vault.releaseLabels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* Every pod of this release, whatever its component (the NetworkPolicies' default deny). */}}
+{{- define "vault.releaseLabels" -}}
+app.kubernetes.io/name: {{ include "vault.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* <registry>/vault-<app>:<tag>. dict: root, component */}}
+{{- define "vault.image" -}}
+{{- printf "%s/vault-%s:%s" (.root.Values.image.registry | trimSuffix "/") .component (.root.Values.image.tag | default .root.Chart.AppVersion) }}
+{{- end }}
+
+{{/* The services, by their key in .Values.services; each is the app <key>-svc. */}}
+{{- define "vault.serviceKeys" -}}
+auth planner journal media audit
+{{- end }}
+
+{{/* The Secret the trial generates. */}}
+{{- define "vault.trialSecretName" -}}
+{{- printf "%s-trial" (include "vault.fullname" .) }}
+{{- end }}
+
+{{/* The Secret a reference reads: its own name, else secrets.existingSecret, else the trial's. dict: root, ref */}}
+{{- define "vault.secretName" -}}
+{{- if .ref.name }}
+{{- .ref.name }}
+{{- else if .root.Values.secrets.existingSecret }}
+{{- .root.Values.secrets.existingSecret }}
+{{- else }}
+{{- include "vault.trialSecretName" .root }}
+{{- end }}
+{{- end }}
+
+{{/* One variable from a Secret. dict: root, env, ref */}}
+{{- define "vault.secretEnv" -}}
+- name: {{ .env }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "vault.secretName" . }}
+      key: {{ .ref.key }}
+{{- end }}
+
+{{/* Where the apps reach NATS (when not from a Secret). */}}
+{{- define "vault.natsUrl" -}}
+{{- if .Values.nats.url }}
+{{- .Values.nats.url }}
+{{- else if .Values.trial.enabled }}
+{{- printf "nats://%s:4222" (include "vault.componentName" (dict "root" . "component" "nats")) }}
+{{- end }}
+{{- end }}
+
+{{- define "vault.s3Endpoint" -}}
+{{- if .Values.s3.endpoint }}
+{{- .Values.s3.endpoint }}
+{{- else if .Values.trial.enabled }}
+{{- printf "http://%s:9000" (include "vault.componentName" (dict "root" . "component" "minio")) }}
+{{- end }}
+{{- end }}
+
+{{- define "vault.s3PublicEndpoint" -}}
+{{- if .Values.s3.publicEndpoint }}
+{{- .Values.s3.publicEndpoint }}
+{{- else if .Values.trial.enabled }}
+{{- .Values.trial.minio.publicEndpoint }}
+{{- end }}
+{{- end }}
+
+{{/*
+The pod-level settings every pod of the chart shares: the fixed security
+context (non-root, the runtime's seccomp profile), no API token, pull secrets.
+*/}}
+{{- define "vault.podSecurity" -}}
+automountServiceAccountToken: false
+{{- if .Values.serviceAccountName }}
+serviceAccountName: {{ .Values.serviceAccountName }}
+{{- end }}
+{{- with .Values.image.pullSecrets }}
+imagePullSecrets:
+  {{- range . }}
+  - name: {{ . }}
+  {{- end }}
+{{- end }}
+securityContext:
+  runAsNonRoot: true
+  runAsUser: {{ .Values.securityContext.runAsUser }}
+  runAsGroup: {{ .Values.securityContext.runAsGroup }}
+  fsGroup: {{ .Values.securityContext.fsGroup }}
+  seccompProfile:
+    type: RuntimeDefault
+{{- end }}
+
+{{/* Every container: no privilege escalation, no capability, nothing written outside its volumes. */}}
+{{- define "vault.containerSecurityContext" -}}
+runAsNonRoot: true
+allowPrivilegeEscalation: false
+privileged: false
+readOnlyRootFilesystem: true
+capabilities:
+  drop: ["ALL"]
+{{- end }}
+
+{{/* The peers of one kind of store, for NetworkPolicy rules. dict: root, store (nats, postgres, redis, s3) */}}
+{{- define "vault.storePeers" -}}
+{{- $egress := index .root.Values.networkPolicy.egress .store }}
+{{- if $egress.to }}
+{{- toYaml $egress.to }}
+{{- else if .root.Values.trial.enabled }}
+{{- $component := get (dict "nats" "nats" "postgres" "postgres" "redis" "redis" "s3" "minio") .store }}
+- podSelector:
+    matchLabels:
+      {{- include "vault.selectorLabels" (dict "root" .root "component" $component) | nindent 6 }}
+{{- end }}
+{{- end }}
+
+{{/* The ports of one kind of store: the trial's own, or networkPolicy.egress.<store>.ports. */}}
+{{- define "vault.storePorts" -}}
+{{- $egress := index .root.Values.networkPolicy.egress .store }}
+{{- $ports := $egress.ports }}
+{{- if and .root.Values.trial.enabled (not $egress.to) }}
+{{- $ports = list (get (dict "nats" 4222 "postgres" 5432 "redis" 6379 "s3" 9000) .store) }}
+{{- end }}
+{{- range $ports }}
+- port: {{ . }}
+  protocol: TCP
+{{- end }}
+{{- end }}
+
+{{/* One egress rule to a kind of store. dict: root, store */}}
+{{- define "vault.egressTo" -}}
+- ports:
+    {{- include "vault.storePorts" . | trim | nindent 4 }}
+  {{- with include "vault.storePeers" . }}
+  to:
+    {{- . | trim | nindent 4 }}
+  {{- end }}
+{{- end }}

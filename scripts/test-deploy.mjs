@@ -1,0 +1,417 @@
+#!/usr/bin/env node
+// The deploy tier: the Helm chart in deploy/helm, without a cluster.
+//
+// For each worked values file: `helm lint --strict`, `helm template`, every
+// rendered object decoded strictly against the Kubernetes API types
+// (tools/validate-manifests, docs/adr/0006), and assertions on the objects
+// themselves: a Deployment per app with its probes, security context and
+// limits, the NetworkPolicies, the migration hook. Then the values the chart
+// must refuse, and proof that the validator catches what it claims to.
+//
+//   node scripts/test-deploy.mjs [report.json]
+//
+// helm and the validator are built from their Go modules on first use
+// (scripts/tools/*.sh, cached in ~/.cache/vault/tools). Writes {passed, failed}
+// to the report and exits 1 when any check fails.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const chart = join(root, 'deploy/helm');
+const APPS = ['gateway', 'auth-svc', 'planner-svc', 'journal-svc', 'media-svc', 'audit-svc'];
+const SERVICES = ['auth', 'planner', 'journal', 'media', 'audit'];
+const RELEASE = 'vault';
+const NAMESPACE = 'vault';
+
+function run(command, args, input) {
+  const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', input, maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A tool built from its Go module by its script (minutes the first time, then cached). */
+function tool(script) {
+  const built = spawnSync('bash', [script], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (built.status !== 0) {
+    process.stderr.write(`deploy: ${script} failed; the tier needs it\n`);
+    if (process.argv[2]) writeFileSync(process.argv[2], JSON.stringify({ passed: 0, failed: 1 }));
+    process.exit(1);
+  }
+  process.stdout.write(`deploy: ${built.stdout.trim()}\n`);
+  return built.stdout.trim();
+}
+
+const helm = tool('scripts/tools/helm.sh');
+const validator = tool('scripts/tools/validate-manifests.sh');
+
+let passed = 0;
+const failures = [];
+function check(name, fn) {
+  try {
+    fn();
+    passed++;
+    process.stdout.write(`  ok    ${name}\n`);
+  } catch (error) {
+    failures.push(name);
+    process.stdout.write(`  FAIL  ${name}\n        ${String(error.message).split('\n').join('\n        ')}\n`);
+  }
+}
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+function equal(actual, expected, what) {
+  assert(JSON.stringify(actual) === JSON.stringify(expected), `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+const template = (args) => run(helm, ['template', RELEASE, chart, '--namespace', NAMESPACE, ...args]);
+const parse = (manifest) => parseAllDocuments(manifest).map((d) => d.toJS()).filter((o) => o && typeof o === 'object');
+const named = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
+const fullname = (component) => `${RELEASE}-${component}`; // the release is named "vault": the chart does not repeat it
+const podSpecOf = (o) => (o.kind === 'CronJob' ? o.spec.jobTemplate.spec.template.spec : o.spec?.template?.spec);
+const containersOf = (o) => [...(podSpecOf(o).initContainers ?? []), ...podSpecOf(o).containers];
+const envOf = (container) => Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
+
+/** Every workload the release runs: its pods must all be locked down, the trial's stores included. */
+function checkPodSecurity(objects) {
+  const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'Job', 'CronJob', 'DaemonSet'].includes(o.kind));
+  assert(workloads.length > 0, 'no workload rendered');
+  for (const w of workloads) {
+    const pod = podSpecOf(w);
+    const where = `${w.kind} ${w.metadata.name}`;
+    equal(pod.securityContext?.runAsNonRoot, true, `${where} pod runAsNonRoot`);
+    assert(pod.securityContext?.runAsUser > 0, `${where}: runs as a non-zero uid`);
+    equal(pod.securityContext?.seccompProfile?.type, 'RuntimeDefault', `${where} seccompProfile`);
+    equal(pod.automountServiceAccountToken, false, `${where} automountServiceAccountToken`);
+    for (const c of containersOf(w)) {
+      const sc = c.securityContext ?? {};
+      equal(sc.allowPrivilegeEscalation, false, `${where}/${c.name} allowPrivilegeEscalation`);
+      equal(sc.readOnlyRootFilesystem, true, `${where}/${c.name} readOnlyRootFilesystem`);
+      equal(sc.capabilities?.drop, ['ALL'], `${where}/${c.name} capabilities.drop`);
+      assert(sc.privileged !== true, `${where}/${c.name}: privileged`);
+      assert(c.resources?.limits?.cpu && c.resources?.limits?.memory, `${where}/${c.name}: resources.limits needs cpu and memory`);
+      assert(c.resources?.requests?.cpu && c.resources?.requests?.memory, `${where}/${c.name}: resources.requests needs cpu and memory`);
+    }
+  }
+}
+
+function checkApps(objects, values) {
+  const config = named(objects, 'ConfigMap', fullname('config'));
+  assert(config, 'the shared ConfigMap is missing');
+  equal(config.data.VAULT_MODE, 'distributed', 'VAULT_MODE');
+  equal(config.data.HOST, '0.0.0.0', 'HOST (a container must listen on its pod address)');
+  for (const app of APPS) {
+    const deployment = named(objects, 'Deployment', fullname(app));
+    assert(deployment, `no Deployment ${fullname(app)}`);
+    const [container] = deployment.spec.template.spec.containers;
+    equal(container.image, `${values.registry}/vault-${app}:${values.tag}`, `${app} image`);
+    const port = container.ports.find((p) => p.name === 'http');
+    assert(port, `${app}: no port named http`);
+    equal(container.livenessProbe?.httpGet, { path: '/health/live', port: 'http' }, `${app} livenessProbe`);
+    equal(container.readinessProbe?.httpGet, { path: '/health/ready', port: 'http' }, `${app} readinessProbe`);
+    equal(container.envFrom?.[0]?.configMapRef?.name, fullname('config'), `${app} envFrom`);
+    equal(envOf(container).PORT, String(port.containerPort), `${app} PORT`);
+    const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
+    assert(tmp && deployment.spec.template.spec.volumes.find((v) => v.name === tmp.name)?.emptyDir, `${app}: /tmp must be an emptyDir (the root filesystem is read-only)`);
+    const service = named(objects, 'Service', fullname(app));
+    assert(service, `no Service ${fullname(app)}`);
+    equal(service.spec.selector, deployment.spec.selector.matchLabels, `${app} Service selector`);
+  }
+  // What each app reads from Secrets: exactly what it needs.
+  const secretEnv = (app) =>
+    Object.entries(envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]))
+      .filter(([, v]) => v?.secretKeyRef)
+      .map(([k]) => k)
+      .sort();
+  equal(secretEnv('gateway'), ['REDIS_URL'], 'gateway secrets');
+  equal(secretEnv('auth-svc'), ['DATABASE_URL', values.ownerPasswordVariable].sort(), 'auth-svc secrets');
+  equal(secretEnv('journal-svc'), ['DATABASE_URL', 'VAULT_MASTER_KEY'], 'journal-svc secrets');
+  equal(secretEnv('media-svc'), ['DATABASE_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], 'media-svc secrets');
+  equal(secretEnv('planner-svc'), ['DATABASE_URL'], 'planner-svc secrets');
+  equal(secretEnv('audit-svc'), ['DATABASE_URL'], 'audit-svc secrets');
+}
+
+function checkNetworkPolicies(objects, { s3Port }) {
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  const deny = named(objects, 'NetworkPolicy', fullname('default-deny'));
+  assert(deny, 'no default-deny NetworkPolicy');
+  equal(deny.spec.podSelector.matchLabels, { 'app.kubernetes.io/name': 'vault', 'app.kubernetes.io/instance': RELEASE }, 'default-deny selects every pod of the release');
+  equal([...deny.spec.policyTypes].sort(), ['Egress', 'Ingress'], 'default-deny policyTypes');
+  assert(!deny.spec.ingress && !deny.spec.egress, 'default-deny must allow nothing');
+
+  const gateway = named(objects, 'NetworkPolicy', fullname('gateway'));
+  assert(gateway, 'no NetworkPolicy for the gateway');
+  equal(gateway.spec.ingress?.length, 1, 'gateway ingress rules');
+  const [from] = gateway.spec.ingress[0].from;
+  assert(from.namespaceSelector && from.podSelector, 'the gateway is reachable only from the ingress controller (namespace and pod selector in one peer)');
+  equal(gateway.spec.ingress[0].ports, [{ port: 'http', protocol: 'TCP' }], 'gateway ingress port');
+
+  // Only the gateway (and, in the trial, the stores from their clients) accepts traffic.
+  const stores = ['postgres', 'nats', 'redis', 'minio'].map(fullname);
+  for (const p of policies) {
+    if (p.metadata.name === fullname('gateway') || stores.includes(p.metadata.name)) continue;
+    assert(!p.spec.ingress, `${p.metadata.name} must not allow ingress`);
+  }
+  const egressPorts = (name) =>
+    named(objects, 'NetworkPolicy', fullname(name))
+      .spec.egress.flatMap((rule) => rule.ports.map((port) => port.port))
+      .sort((a, b) => a - b);
+  for (const service of SERVICES) {
+    const expected = service === 'media' ? [4222, 5432, s3Port] : [4222, 5432];
+    equal(egressPorts(`${service}-svc`), expected.sort((a, b) => a - b), `${service}-svc may reach NATS and its own stores only`);
+  }
+  const dns = named(objects, 'NetworkPolicy', fullname('dns'));
+  assert(dns?.spec.egress?.[0]?.ports?.some((p) => p.port === 53 && p.protocol === 'UDP'), 'DNS egress for every pod');
+}
+
+function checkMigrationHook(objects, { databaseKeys }) {
+  const jobs = objects.filter((o) => o.kind === 'Job');
+  equal(jobs.length, SERVICES.length, 'one migration Job per service');
+  for (const service of SERVICES) {
+    const job = named(objects, 'Job', fullname(`migrate-${service}`));
+    assert(job, `no migration Job for ${service}`);
+    const hooks = (job.metadata.annotations?.['helm.sh/hook'] ?? '').split(',');
+    assert(hooks.includes('pre-install') && hooks.includes('pre-upgrade'), `${service}: helm.sh/hook must be pre-install,pre-upgrade (is ${hooks})`);
+    assert(job.metadata.annotations['helm.sh/hook-delete-policy']?.includes('before-hook-creation'), `${service}: a hook-delete-policy`);
+    const [container] = job.spec.template.spec.containers;
+    equal(container.command, ['node', 'dist/main.js', 'migrate'], `${service} migrate command`);
+    assert(container.image.endsWith(`/vault-${service}-svc:${container.image.split(':').pop()}`), `${service}: runs its own service's image (${container.image})`);
+    assert(!container.envFrom, `${service}: a pre-install hook cannot read the release's ConfigMap (it does not exist yet)`);
+    equal(envOf(container).DATABASE_URL?.secretKeyRef?.key, databaseKeys[service], `${service} migration DATABASE_URL key`);
+    const deployment = named(objects, 'Deployment', fullname(`${service}-svc`));
+    equal(envOf(container).DATABASE_URL, envOf(deployment.spec.template.spec.containers[0]).DATABASE_URL, `${service}: the job migrates the database the service uses`);
+  }
+  equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_SKIP_MIGRATIONS, 'true', 'services skip the migrations the job applied');
+}
+
+function validate(manifest, what) {
+  const result = run(validator, ['-'], manifest);
+  const summary = result.stdout.trim().split('\n').pop();
+  const invalid = result.stdout.split('\n').filter((l) => l.startsWith('INVALID'));
+  assert(result.status === 0, `validate-manifests refused ${what}:\n${invalid.join('\n') || result.stderr}`);
+  return summary;
+}
+
+// ---------------------------------------------------------------- the worked values files
+
+const cases = [
+  {
+    file: 'values-production.yaml',
+    registry: 'ghcr.io/acme',
+    ownerPasswordVariable: 'VAULT_OWNER_PASSWORD_HASH',
+    s3Port: 443,
+    extra: (objects) => {
+      check('production: a pre-install/pre-upgrade migration Job per service image, before the services serve', () =>
+        checkMigrationHook(objects, { databaseKeys: Object.fromEntries(SERVICES.map((s) => [s, `${s.toUpperCase()}_DATABASE_URL`])) }),
+      );
+      check('production: every secret from the existing Secret, none rendered by the chart', () => {
+        assert(!objects.some((o) => o.kind === 'Secret'), 'the chart rendered a Secret');
+        const names = new Set(
+          objects
+            .filter((o) => podSpecOf(o))
+            .flatMap(containersOf)
+            .flatMap((c) => (c.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.name).filter(Boolean)),
+        );
+        equal([...names], ['vault-secrets'], 'Secrets referenced');
+      });
+      check('production: Ingress to the gateway with TLS, PodDisruptionBudget and HPA for the gateway', () => {
+        const ingress = objects.find((o) => o.kind === 'Ingress');
+        equal(ingress?.spec.rules[0].http.paths[0].backend.service, { name: fullname('gateway'), port: { name: 'http' } }, 'ingress backend');
+        equal(ingress.spec.tls[0].hosts, ['vault.acme.example'], 'ingress TLS host');
+        equal(objects.filter((o) => o.kind === 'Ingress').length, 1, 'only the gateway has an Ingress');
+        const pdb = named(objects, 'PodDisruptionBudget', fullname('gateway'));
+        equal(pdb?.spec.selector.matchLabels, named(objects, 'Deployment', fullname('gateway')).spec.selector.matchLabels, 'PDB selector');
+        const hpa = named(objects, 'HorizontalPodAutoscaler', fullname('gateway'));
+        equal(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: fullname('gateway') }, 'HPA target');
+        equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, undefined, 'an autoscaled gateway leaves replicas to the HPA');
+      });
+    },
+  },
+  {
+    file: 'values-trial.yaml',
+    registry: 'registry.example.com/vault',
+    ownerPasswordVariable: 'VAULT_OWNER_PASSWORD',
+    s3Port: 9000,
+    extra: (objects) => {
+      check('trial: PostgreSQL, NATS, Redis and MinIO as StatefulSets, secrets generated, services migrate at start', () => {
+        for (const store of ['postgres', 'nats', 'redis', 'minio']) assert(named(objects, 'StatefulSet', fullname(store)), `no StatefulSet ${fullname(store)}`);
+        const secret = named(objects, 'Secret', fullname('trial'));
+        assert(secret, 'no generated trial Secret');
+        equal(secret.metadata.annotations['helm.sh/resource-policy'], 'keep', 'the trial Secret (the master key) outlives an uninstall');
+        const masterKey = Buffer.from(Buffer.from(secret.data.VAULT_MASTER_KEY, 'base64').toString(), 'base64');
+        equal(masterKey.length, 32, 'generated VAULT_MASTER_KEY bytes');
+        equal(objects.filter((o) => o.kind === 'Job').length, 0, 'migration Jobs in the trial');
+        equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_SKIP_MIGRATIONS, 'false', 'VAULT_SKIP_MIGRATIONS');
+        equal(named(objects, 'ConfigMap', fullname('config')).data.NATS_URL, `nats://${fullname('nats')}:4222`, 'NATS_URL');
+        for (const store of ['postgres', 'nats', 'redis', 'minio']) {
+          const policy = named(objects, 'NetworkPolicy', fullname(store));
+          assert(policy?.spec.ingress?.[0]?.from?.[0]?.podSelector?.matchExpressions, `${store} accepts only its clients`);
+        }
+      });
+    },
+  },
+];
+
+const rendered = {};
+for (const c of cases) {
+  const values = join('deploy/helm', c.file);
+  process.stdout.write(`\n${c.file}\n`);
+  check(`${c.file}: helm lint --strict`, () => {
+    const lint = run(helm, ['lint', chart, '--strict', '-f', values]);
+    assert(lint.status === 0, lint.stdout + lint.stderr);
+  });
+  const result = template(['-f', values]);
+  check(`${c.file}: helm template`, () => assert(result.status === 0, result.stderr));
+  if (result.status !== 0) continue;
+  const objects = parse(result.stdout);
+  rendered[c.file] = result.stdout;
+  check(`${c.file}: every object valid against the Kubernetes API types`, () => {
+    const summary = validate(result.stdout, c.file);
+    process.stdout.write(`        ${summary}\n`);
+    assert(summary.startsWith(`validated ${objects.length} objects`), `the validator saw other objects than the chart rendered (${objects.length}): ${summary}`);
+  });
+  const tag = readFileSync(join(chart, 'Chart.yaml'), 'utf8').match(/^appVersion: "?([^"\n]+)"?/m)[1];
+  check(`${c.file}: a Deployment and Service per app, with probes, the config and only the secrets it needs`, () =>
+    checkApps(objects, { registry: c.registry, tag, ownerPasswordVariable: c.ownerPasswordVariable }),
+  );
+  check(`${c.file}: every pod non-root, no privilege escalation, capabilities dropped, read-only root, limits`, () => checkPodSecurity(objects));
+  check(`${c.file}: NetworkPolicies: default deny, only the gateway reachable, services to NATS and their stores`, () => checkNetworkPolicies(objects, c));
+  c.extra(objects);
+}
+
+// ---------------------------------------------------------------- other branches of the templates
+
+process.stdout.write('\nother values\n');
+const variants = [
+  {
+    name: 'production without policies, Ingress, HPA or budget',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'networkPolicy.enabled=false,ingress.enabled=false,ingress.tls.enabled=false,gateway.autoscaling.enabled=false,gateway.podDisruptionBudget.enabled=false'],
+    expect: (objects) => {
+      for (const kind of ['NetworkPolicy', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']) assert(!objects.some((o) => o.kind === kind), `${kind} rendered`);
+      equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, 2, 'gateway replicas');
+    },
+  },
+  {
+    name: 'NATS URL from a Secret, extra environment, the web app elsewhere',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'secrets.natsUrl.key=NATS_URL,gateway.webDist=/app/web', '--set-json', 'services.audit.extraEnv=[{"name":"NODE_OPTIONS","value":"--max-old-space-size=192"}]'],
+    expect: (objects) => {
+      assert(!('NATS_URL' in named(objects, 'ConfigMap', fullname('config')).data), 'NATS_URL still in the ConfigMap');
+      for (const app of APPS) equal(envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).NATS_URL, { secretKeyRef: { name: 'vault-secrets', key: 'NATS_URL' } }, `${app} NATS_URL`);
+      equal(envOf(named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0]).VAULT_WEB_DIST, '/app/web', 'VAULT_WEB_DIST');
+      equal(envOf(named(objects, 'Deployment', fullname('audit-svc')).spec.template.spec.containers[0]).NODE_OPTIONS, '--max-old-space-size=192', 'extraEnv');
+    },
+  },
+  {
+    name: "the trial with the owner's hash in a Secret of the operator's",
+    args: ['-f', 'deploy/helm/values-trial.yaml', '--set', 'secrets.ownerPasswordHash.name=vault-owner'],
+    expect: (objects) => {
+      const env = envOf(named(objects, 'Deployment', fullname('auth-svc')).spec.template.spec.containers[0]);
+      equal(env.VAULT_OWNER_PASSWORD_HASH, { secretKeyRef: { name: 'vault-owner', key: 'VAULT_OWNER_PASSWORD_HASH' } }, 'auth-svc hash');
+      assert(!env.VAULT_OWNER_PASSWORD, 'the generated plain password is still used');
+    },
+  },
+];
+for (const variant of variants) {
+  check(`renders and validates: ${variant.name}`, () => {
+    const result = template(variant.args);
+    assert(result.status === 0, result.stderr);
+    validate(result.stdout, variant.name);
+    const objects = parse(result.stdout);
+    checkPodSecurity(objects);
+    variant.expect(objects);
+  });
+}
+
+// ---------------------------------------------------------------- values the chart refuses
+
+process.stdout.write('\ninvalid values\n');
+const refused = [
+  {
+    name: 'production values without an existing Secret',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'secrets.existingSecret='],
+    message: 'secrets.existingSecret: required without trial.enabled',
+  },
+  { name: 'the defaults alone (no registry, no stores)', args: [], message: 'image.registry: required' },
+  {
+    name: 'the trial with the pre-install migration job',
+    args: ['-f', 'deploy/helm/values-trial.yaml', '--set', 'migrations.job.enabled=true'],
+    message: 'migrations.job.enabled: must be false with trial.enabled',
+  },
+  {
+    name: 'a disruption budget that blocks every drain',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicas=1'],
+    message: 'gateway.podDisruptionBudget.minAvailable: 1 leaves no gateway pod to evict from 1 replicas',
+  },
+  { name: 'a misspelled value (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.replicaz=3'], message: "additional properties 'replicaz' not allowed" },
+  { name: 'a value out of range (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'config.sessionTtlSeconds=0'], message: '/config/sessionTtlSeconds' },
+  { name: 'a service without limits (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'services.journal.resources.limits=null'], message: "missing property 'limits'" },
+];
+for (const r of refused) {
+  check(`refuses ${r.name}, saying why`, () => {
+    const result = template(r.args);
+    assert(result.status !== 0, 'helm template succeeded');
+    assert(result.stderr.includes(r.message), `expected "${r.message}" in:\n${result.stderr}`);
+  });
+}
+check('the checks name every problem at once', () => {
+  const result = template(['--set', 'trial.enabled=false']);
+  for (const field of ['image.registry', 'secrets.existingSecret', 'nats.url', 's3.endpoint']) assert(result.stderr.includes(`- ${field}:`), `${field} not named in:\n${result.stderr}`);
+});
+
+// ---------------------------------------------------------------- NOTES.txt
+
+process.stdout.write('\nNOTES.txt\n');
+/** helm template does not print NOTES.txt: render it as a template of a copy of the chart. */
+function notes(args) {
+  const copy = mkdtempSync(join(tmpdir(), 'vault-chart-'));
+  try {
+    cpSync(chart, copy, { recursive: true });
+    cpSync(join(chart, 'templates/NOTES.txt'), join(copy, 'notes.txt'));
+    writeFileSync(join(copy, 'templates/zz-notes.yaml'), 'notes: {{ tpl (.Files.Get "notes.txt") . | toJson }}\n');
+    const result = run(helm, ['template', RELEASE, copy, '--namespace', NAMESPACE, '--show-only', 'templates/zz-notes.yaml', ...args]);
+    assert(result.status === 0, result.stderr);
+    return parse(result.stdout)[0].notes;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+check('NOTES (trial): how to reach the vault and read and set the owner password', () => {
+  const text = notes(['-f', 'deploy/helm/values-trial.yaml']);
+  for (const expected of [`port-forward svc/${fullname('gateway')} 8080:80`, `port-forward svc/${fullname('minio')} 9000:9000`, `get secret ${fullname('trial')}`, 'VAULT_OWNER_PASSWORD', `rollout restart deployment/${fullname('auth-svc')}`])
+    assert(text.includes(expected), `missing "${expected}" in:\n${text}`);
+});
+check('NOTES (production): the URL and how to set the owner password hash', () => {
+  const text = notes(['-f', 'deploy/helm/values-production.yaml']);
+  for (const expected of ['https://vault.acme.example/', 'argon2', 'patch secret vault-secrets', 'VAULT_OWNER_PASSWORD_HASH', 'docs/deploy.md'])
+    assert(text.includes(expected), `missing "${expected}" in:\n${text}`);
+});
+
+// ---------------------------------------------------------------- the validator itself
+
+process.stdout.write('\nvalidate-manifests\n');
+const fixtures = join(root, 'tools/validate-manifests/testdata');
+for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).sort()) {
+  const text = readFileSync(join(fixtures, file), 'utf8');
+  const valid = text.startsWith('# Valid');
+  check(`validator: ${file} is ${valid ? 'accepted' : 'refused'}`, () => {
+    const result = run(validator, [join(fixtures, file)]);
+    equal(result.status, valid ? 0 : 1, `exit status (output: ${result.stdout.trim()})`);
+  });
+}
+if (rendered['values-production.yaml']) {
+  check('validator: a misspelled field in the rendered chart is refused, by name', () => {
+    const broken = rendered['values-production.yaml'].replace('readinessProbe:', 'readinesProbe:');
+    const result = run(validator, ['-'], broken);
+    equal(result.status, 1, 'exit status');
+    assert(/INVALID apps\/v1 Deployment .*unknown field "spec\.template\.spec\.containers\[0\]\.readinesProbe"/.test(result.stdout), result.stdout);
+    assert(/validated \d+ objects .*: \d+ valid, 1 invalid/.test(result.stdout), 'the summary counts the one invalid object');
+  });
+}
+
+const failed = failures.length;
+process.stdout.write(`\ndeploy: ${passed} passed, ${failed} failed${failed ? ` (${failures.join('; ')})` : ''}\n`);
+if (process.argv[2]) writeFileSync(process.argv[2], JSON.stringify({ passed, failed }));
+process.exit(failed > 0 ? 1 : 0);
