@@ -226,3 +226,10 @@ export const SaveIcon = (p: IconProps) => (
     <path d="M17 21v-8H7v8M7 3v5h8" />
   </Svg>
 );
+
+export const PencilIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 20h9" />
+    <path d="M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z" />
+  </Svg>
+);

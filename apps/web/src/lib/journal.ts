@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from './api';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { apiJson, apiRequest, throwIfResNotOk } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 
@@ -17,11 +17,48 @@ export interface JournalEntryBody {
   content: string;
 }
 
+/** The prefix of every journal query (the pages and the count). */
 export const JOURNAL_KEY = ['/api/journal'] as const;
+export const JOURNAL_PAGES_KEY = ['/api/journal', 'pages'] as const;
+/** Joined by the default query function into GET /api/journal/count. */
+export const JOURNAL_COUNT_KEY = ['/api/journal', 'count'] as const;
 
-/** Every entry; the dashboard shows their count, the journal screen the entries. */
+/** How many entries the journal screen fetches at a time. */
+export const JOURNAL_PAGE_SIZE = 50;
+
+/** The URL of one page of entries, newest first. */
+export function journalPageUrl(offset: number, limit = JOURNAL_PAGE_SIZE): string {
+  return `/api/journal?limit=${limit}&offset=${offset}`;
+}
+
+/** The offset of the next page, or undefined when the last page was not full. */
+export function nextJournalOffset(lastPage: JournalEntry[], allPages: JournalEntry[][]): number | undefined {
+  if (lastPage.length < JOURNAL_PAGE_SIZE) return undefined;
+  return allPages.reduce((sum, page) => sum + page.length, 0);
+}
+
+/** The entries, newest first, fetched a page at a time ("Load older entries"). */
 export function useJournalEntries() {
-  return useQuery<JournalEntry[]>({ queryKey: JOURNAL_KEY });
+  return useInfiniteQuery({
+    queryKey: JOURNAL_PAGES_KEY,
+    initialPageParam: 0,
+    queryFn: async ({ pageParam, signal }) => {
+      const res = await fetch(journalPageUrl(pageParam), { credentials: 'same-origin', signal });
+      await throwIfResNotOk(res);
+      return (await res.json()) as JournalEntry[];
+    },
+    getNextPageParam: nextJournalOffset,
+  });
+}
+
+/** The number of entries (the dashboard's "Journal Entries" stat). */
+export function useJournalCount() {
+  return useQuery<{ count: number }>({ queryKey: JOURNAL_COUNT_KEY });
+}
+
+/** Refetches the journal pages and the count after a change. */
+function refreshJournal(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: JOURNAL_KEY });
 }
 
 /**
@@ -41,9 +78,38 @@ export function useCreateJournalEntry() {
     mutationFn: (body: JournalEntryBody) => apiJson<JournalEntry>('POST', '/api/journal', body),
     onSuccess: async () => {
       toast({ title: 'Intelligence Logged', description: 'Entry encrypted and stored securely' });
-      await queryClient.invalidateQueries({ queryKey: JOURNAL_KEY });
+      await refreshJournal(queryClient);
     },
     onError: (error) => toastFailure(error, 'Failed to save journal entry'),
+  });
+}
+
+/** Saves an edited entry ("Save Changes"). */
+export function useUpdateJournalEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: JournalEntryBody }) =>
+      apiJson<JournalEntry>('PATCH', `/api/journal/${encodeURIComponent(id)}`, body),
+    onSuccess: async () => {
+      toast({ title: 'Entry Updated', description: 'Intelligence log updated successfully' });
+      await refreshJournal(queryClient);
+    },
+    onError: (error) => toastFailure(error, 'Failed to update journal entry'),
+  });
+}
+
+/** Erases an entry. */
+export function useDeleteJournalEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest('DELETE', `/api/journal/${encodeURIComponent(id)}`);
+    },
+    onSuccess: async () => {
+      toast({ title: 'Entry Deleted', description: 'Intelligence log securely erased' });
+      await refreshJournal(queryClient);
+    },
+    onError: (error) => toastFailure(error, 'Failed to delete journal entry'),
   });
 }
 

@@ -25,7 +25,7 @@ export type LogTone = 'red' | 'green' | 'blue' | 'cyan';
 
 /** Failed attempts red, sign-ins green, logouts blue, anything else cyan (spec section 2.13). */
 export function actionTone(action: string): LogTone {
-  if (action.toLowerCase().includes('fail')) return 'red';
+  if (action.toLowerCase().includes('failed')) return 'red';
   if (action === 'login_success') return 'green';
   if (action === 'logout') return 'blue';
   return 'cyan';

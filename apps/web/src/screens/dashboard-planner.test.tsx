@@ -30,6 +30,7 @@ function emptyVault(overrides: Record<string, RouteHandler> = {}) {
   return mockFetch({
     'GET /api/user': () => json({ name: 'Bruce', username: 'bruce' }),
     'GET /api/journal': () => json([]),
+    'GET /api/journal/count': () => json({ count: 0 }),
     'GET /api/targets': () => json([]),
     [SCHEDULE]: () => json([]),
     [TEMPLATES]: () => json([]),

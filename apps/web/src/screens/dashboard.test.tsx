@@ -24,6 +24,7 @@ function emptyVault(overrides: Record<string, RouteHandler> = {}) {
   return mockFetch({
     'GET /api/user': () => json({ name: 'Bruce', username: 'bruce' }),
     'GET /api/journal': () => json([]),
+    'GET /api/journal/count': () => json({ count: 0 }),
     'GET /api/targets': () => json([]),
     [SCHEDULE]: () => json([]),
     [TEMPLATES]: () => json([]),
@@ -49,7 +50,7 @@ afterEach(() => {
 describe('DashboardScreen', () => {
   it('shows the stat row and every card with its empty text', async () => {
     emptyVault({
-      'GET /api/journal': () => json([{ id: 'j1', content: 'x', createdAt: '2025-01-01T00:00:00Z' }]),
+      'GET /api/journal/count': () => json({ count: 1 }),
       'GET /api/targets': () => json([target('t1', 'Joker', true), target('t2', 'Bane', false)]),
     });
     renderWithProviders(<DashboardScreen />);
@@ -79,7 +80,7 @@ describe('DashboardScreen', () => {
   });
 
   it('never shows a made-up count: a failed read shows a dash and the card says so', async () => {
-    emptyVault({ 'GET /api/journal': () => text('Not found', 404, 'Not Found') });
+    emptyVault({ 'GET /api/journal/count': () => text('Not found', 404, 'Not Found') });
     renderWithProviders(<DashboardScreen />);
     await waitFor(() => expect(statValue('Journal Entries')).toBe('—'));
   });
@@ -176,6 +177,9 @@ describe('DashboardScreen', () => {
     expect(screen.getByText('Entry encrypted and stored securely')).toBeTruthy();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
     expect(JSON.parse(String(post[1]!.body))).toEqual({ content: 'Gotham is quiet' });
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.filter(([url]) => url === '/api/journal/count').length).toBeGreaterThanOrEqual(2),
+    );
   });
 
   it('reports a failed study with the spec text', async () => {

@@ -117,10 +117,10 @@ describe('journal', () => {
   });
 
   it('shows the empty photo vault, the new-entry form and the empty list', async () => {
-    mockFetch({ 'GET /api/journal': () => json([]) });
+    mockFetch({ 'GET /api/journal': () => json([]), 'GET /api/photos': () => json([]) });
     renderWithProviders(<JournalScreen />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Intelligence Vault' })).toBeTruthy();
-    expect(screen.getByText('No photos uploaded yet')).toBeTruthy();
+    expect(await screen.findByText('No photos uploaded yet')).toBeTruthy();
     expect(screen.getByText('Your secure photo vault is empty')).toBeTruthy();
     expect(screen.getByText('No intelligence logs found')).toBeTruthy();
     expect((screen.getByRole('button', { name: /Encrypt & Store/ }) as HTMLButtonElement).disabled).toBe(true);

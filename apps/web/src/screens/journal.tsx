@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { BookIcon, ImageIcon, LockIcon } from '../components/icons';
+import { BookIcon, ChevronDownIcon, LockIcon, PencilIcon, SaveIcon, TrashIcon } from '../components/icons';
+import { PhotoVault } from '../components/photo-vault';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { EmptyState, LoadError } from '../components/states';
 import { ScreenLoading } from '../components/status-screens';
@@ -7,17 +8,17 @@ import {
   formatEntryTime,
   journalEntryBody,
   useCreateJournalEntry,
+  useDeleteJournalEntry,
   useJournalEntries,
+  useUpdateJournalEntry,
   wasUpdated,
   type JournalEntry,
 } from '../lib/journal';
 
-/**
- * The intelligence vault (spec section 2.9): photo vault, new entry, entries.
- * Uploading photos and editing or deleting entries belong to the journal and media issues.
- */
+/** The intelligence vault (spec section 2.9): photo vault, new entry, entries. */
 export default function JournalScreen() {
   const entries = useJournalEntries();
+  const [editingId, setEditingId] = useState<string | null>(null);
 
   if (entries.isPending) {
     return <ScreenLoading title="ACCESSING INTELLIGENCE VAULT..." detail="Decrypting intelligence files..." />;
@@ -26,25 +27,40 @@ export default function JournalScreen() {
   return (
     <ScreenFrame title="Intelligence Vault" subtitle="Encrypted field notes and a secure photo vault" icon={<BookIcon />}>
       <div className="space-y-6">
-        <Panel title="SECURE PHOTO VAULT" icon={<ImageIcon />} accent="cyan">
-          <EmptyState icon={<ImageIcon />} hint="Your secure photo vault is empty">
-            No photos uploaded yet
-          </EmptyState>
-        </Panel>
+        <PhotoVault />
 
         <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
           <NewEntryForm />
           <Panel title="INTELLIGENCE LOGS" icon={<BookIcon />} accent="yellow" className="lg:col-span-2">
             {entries.isError ? (
               <LoadError error={entries.error} />
-            ) : entries.data.length === 0 ? (
-              <EmptyState icon={<BookIcon />}>No intelligence logs found</EmptyState>
+            ) : entries.data.pages[0]?.length ? (
+              <>
+                <ul className="space-y-4">
+                  {entries.data.pages.flat().map((entry) =>
+                    entry.id === editingId ? (
+                      <EntryEditor key={entry.id} entry={entry} onDone={() => setEditingId(null)} />
+                    ) : (
+                      <EntryItem key={entry.id} entry={entry} onEdit={() => setEditingId(entry.id)} />
+                    ),
+                  )}
+                </ul>
+                {entries.hasNextPage ? (
+                  <div className="mt-4 flex justify-center">
+                    <button
+                      type="button"
+                      className="btn btn-ghost"
+                      onClick={() => void entries.fetchNextPage()}
+                      disabled={entries.isFetchingNextPage}
+                    >
+                      <ChevronDownIcon />
+                      {entries.isFetchingNextPage ? 'Loading...' : 'Load older entries'}
+                    </button>
+                  </div>
+                ) : null}
+              </>
             ) : (
-              <ul className="space-y-4">
-                {entries.data.map((entry) => (
-                  <EntryItem key={entry.id} entry={entry} />
-                ))}
-              </ul>
+              <EmptyState icon={<BookIcon />}>No intelligence logs found</EmptyState>
             )}
           </Panel>
         </div>
@@ -53,15 +69,98 @@ export default function JournalScreen() {
   );
 }
 
-function EntryItem({ entry }: { entry: JournalEntry }) {
+function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void }) {
+  const remove = useDeleteJournalEntry();
+  const name = entry.title || formatEntryTime(entry.createdAt) || 'entry';
   return (
     <li className="rounded-lg border-2 border-edge bg-vault-deep p-4">
-      {entry.title ? <h3 className="comic-heading break-words text-lg text-ink">{entry.title}</h3> : null}
-      <p className="mt-1 text-xs text-muted">
-        {formatEntryTime(entry.createdAt)}
-        {wasUpdated(entry) ? ` (Updated: ${formatEntryTime(entry.updatedAt)})` : ''}
-      </p>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          {entry.title ? <h3 className="comic-heading break-words text-lg text-ink">{entry.title}</h3> : null}
+          <p className="mt-1 text-xs text-muted">
+            {formatEntryTime(entry.createdAt)}
+            {wasUpdated(entry) ? ` (Updated: ${formatEntryTime(entry.updatedAt)})` : ''}
+          </p>
+        </div>
+        <div className="flex shrink-0 gap-1">
+          <button
+            type="button"
+            className="rounded p-2 text-hero-cyan hover:bg-panel-2"
+            onClick={onEdit}
+            aria-label={`Edit ${name}`}
+            title="Edit"
+          >
+            <PencilIcon />
+          </button>
+          <button
+            type="button"
+            className="rounded p-2 text-hero-red hover:bg-panel-2 disabled:opacity-50"
+            onClick={() => remove.mutate(entry.id)}
+            disabled={remove.isPending}
+            aria-label={`Delete ${name}`}
+            title="Delete"
+          >
+            <TrashIcon />
+          </button>
+        </div>
+      </div>
       <p className="mt-3 whitespace-pre-wrap break-words text-ink">{entry.content}</p>
+    </li>
+  );
+}
+
+/** Inline edit of one entry: the same rules as a new entry. */
+function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => void }) {
+  const [title, setTitle] = useState(entry.title ?? '');
+  const [content, setContent] = useState(entry.content);
+  const titleId = useId();
+  const contentId = useId();
+  const update = useUpdateJournalEntry();
+  const body = journalEntryBody(content, title);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!body || update.isPending) return;
+    update.mutate({ id: entry.id, body }, { onSuccess: onDone });
+  }
+
+  return (
+    <li className="rounded-lg border-2 border-hero-cyan bg-vault-deep p-4">
+      <form className="space-y-3" onSubmit={onSubmit} aria-label="Edit entry">
+        <div>
+          <label className="label" htmlFor={titleId}>
+            Edit title (optional)
+          </label>
+          <input
+            id={titleId}
+            className="field"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            autoComplete="off"
+          />
+        </div>
+        <div>
+          <label className="label" htmlFor={contentId}>
+            Edit intelligence
+          </label>
+          <textarea
+            id={contentId}
+            className="field min-h-32 resize-y"
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            required
+          />
+        </div>
+        <div className="flex flex-wrap justify-end gap-3">
+          <button type="button" className="btn btn-ghost" onClick={onDone} disabled={update.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-red" disabled={!body || update.isPending}>
+            <SaveIcon />
+            {update.isPending ? 'Saving...' : 'Save Changes'}
+          </button>
+        </div>
+      </form>
     </li>
   );
 }

@@ -24,7 +24,8 @@ export function mockFetch(routes: Record<string, RouteHandler>) {
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
     const method = (init?.method ?? 'GET').toUpperCase();
-    const handler = routes[`${method} ${url}`];
+    // An exact match first ("GET /api/journal?limit=50&offset=0"), then the path without its query.
+    const handler = routes[`${method} ${url}`] ?? routes[`${method} ${url.split('?')[0]}`];
     if (!handler) return text('Not Found', 404, 'Not Found');
     return handler(init, url);
   });

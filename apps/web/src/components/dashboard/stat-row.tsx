@@ -1,4 +1,4 @@
-import { useJournalEntries } from '../../lib/journal';
+import { useJournalCount } from '../../lib/journal';
 import { useAuth } from '../../lib/session';
 import { useTargets } from '../../lib/targets';
 import { BookIcon, ShieldIcon, SkullIcon } from '../icons';
@@ -35,7 +35,7 @@ function countText(query: { isPending: boolean; isError: boolean }, count: numbe
 /** The dashboard's first row: welcome, two counts and a quote (spec section 2.5). */
 export function StatRow() {
   const { user } = useAuth();
-  const journal = useJournalEntries();
+  const journal = useJournalCount();
   const targets = useTargets();
   const quote = quoteOfTheDay();
   const today = new Date().toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' });
@@ -55,7 +55,7 @@ export function StatRow() {
         </div>
       </section>
       <dl>
-        <StatCard label="Journal Entries" value={countText(journal, journal.data?.length ?? 0)} icon={<BookIcon />} tone="cyan" />
+        <StatCard label="Journal Entries" value={countText(journal, journal.data?.count ?? 0)} icon={<BookIcon />} tone="cyan" />
       </dl>
       <dl>
         <StatCard label="Targets Eliminated" value={countText(targets, eliminated)} icon={<SkullIcon />} tone="green" />

@@ -1,0 +1,117 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiJson, apiRequest } from './api';
+import { toast } from './toast';
+import { handleUnauthorized, toastFailure } from './unauthorized';
+
+/** A stored photo as GET /api/photos lists it (newest first). */
+export interface Photo {
+  id: string;
+  objectPath: string;
+  createdAt: string;
+  contentType?: string;
+  size?: number;
+}
+
+export const PHOTOS_KEY = ['/api/photos'] as const;
+
+/** Image types only (spec section 5). */
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+/** At most 10,485,760 bytes (10 MB) per photo (spec section 9). */
+export const MAX_PHOTO_BYTES = 10_485_760;
+
+export const PHOTO_TYPE_MESSAGE = 'Only images can be uploaded: JPEG, PNG, GIF or WebP.';
+export const PHOTO_SIZE_MESSAGE = 'The photo is larger than 10 MB (10,485,760 bytes).';
+export const PHOTO_EMPTY_MESSAGE = 'The file is empty.';
+
+/** Checks a chosen file before any upload starts: the reason it is refused, or null when it may be uploaded. */
+export function photoFileProblem(file: Pick<File, 'type' | 'size'>): string | null {
+  if (!(PHOTO_TYPES as readonly string[]).includes(file.type.toLowerCase())) return PHOTO_TYPE_MESSAGE;
+  if (file.size > MAX_PHOTO_BYTES) return PHOTO_SIZE_MESSAGE;
+  if (file.size === 0) return PHOTO_EMPTY_MESSAGE;
+  return null;
+}
+
+/** "1.2 MB", "350 KB", "12 B". */
+export function formatBytes(size: number): string {
+  if (size >= 1024 * 1024) return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+  if (size >= 1024) return `${Math.round(size / 1024)} KB`;
+  return `${size} B`;
+}
+
+/** Whether a URL points at another origin (a presigned storage URL in distributed mode). */
+export function isCrossOrigin(url: string, origin = window.location.origin): boolean {
+  return new URL(url, origin).origin !== origin;
+}
+
+/**
+ * PUTs the file straight to the storage URL with its own Content-Type.
+ * XMLHttpRequest for its upload progress events; no credentials across origins.
+ */
+export function putFile(url: string, file: File, onProgress: (percent: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.withCredentials = false;
+    xhr.setRequestHeader('Content-Type', file.type);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(100);
+        resolve();
+      } else {
+        reject(new Error(`${xhr.status}: ${xhr.responseText || xhr.statusText}`));
+      }
+    };
+    xhr.onerror = () => reject(new Error('The upload could not reach the storage'));
+    xhr.onabort = () => reject(new Error('The upload was cancelled'));
+    xhr.send(file);
+  });
+}
+
+/** Request an upload URL, PUT the file there, then register it (spec section 4). */
+export async function uploadPhoto(file: File, onProgress: (percent: number) => void): Promise<Photo> {
+  const { uploadURL } = await apiJson<{ uploadURL: string }>('POST', '/api/objects/upload');
+  await putFile(uploadURL, file, onProgress);
+  return apiJson<Photo>('PUT', '/api/photos', { photoURL: uploadURL });
+}
+
+/** Every stored photo, newest first. */
+export function usePhotos() {
+  return useQuery<Photo[]>({ queryKey: PHOTOS_KEY });
+}
+
+export function useUploadPhoto(onProgress: (percent: number) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => uploadPhoto(file, onProgress),
+    onSuccess: async () => {
+      toast({ title: 'Photo Uploaded', description: 'Your photo has been securely uploaded to the vault.' });
+      await queryClient.invalidateQueries({ queryKey: PHOTOS_KEY });
+    },
+    onError: (error) => {
+      if (handleUnauthorized(error)) return;
+      toast({
+        title: 'Upload Failed',
+        description: 'Failed to secure photo upload. Please try again.',
+        variant: 'destructive',
+      });
+    },
+  });
+}
+
+/** Deletes a photo for good. */
+export function useDeletePhoto() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest('DELETE', `/api/photos/${encodeURIComponent(id)}`);
+    },
+    onSuccess: async () => {
+      toast({ title: 'Photo Deleted', description: 'The photo has been erased from the vault.' });
+      await queryClient.invalidateQueries({ queryKey: PHOTOS_KEY });
+    },
+    onError: (error) => toastFailure(error, 'Failed to delete photo'),
+  });
+}

@@ -1,0 +1,314 @@
+// The journal screen (spec 2.9): entry form rules, inline edit, delete, paging,
+// and the photo vault (upload pre-checks, upload flow, remove from view, delete).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import JournalScreen from './journal';
+import { json, mockFetch, renderWithProviders, text, type RouteHandler } from '../test/utils';
+import { MAX_PHOTO_BYTES, PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE, photoFileProblem } from '../lib/photos';
+import { JOURNAL_PAGE_SIZE, nextJournalOffset, type JournalEntry } from '../lib/journal';
+
+const entry = (id: string, extra: Partial<JournalEntry> = {}): JournalEntry => ({
+  id,
+  content: `Content ${id}`,
+  createdAt: '2025-03-01T10:00:00Z',
+  updatedAt: '2025-03-01T10:00:00Z',
+  ...extra,
+});
+
+function vault(routes: Record<string, RouteHandler> = {}) {
+  return mockFetch({
+    'GET /api/journal': () => json([]),
+    'GET /api/photos': () => json([]),
+    ...routes,
+  });
+}
+
+function bodyOf(fetchMock: ReturnType<typeof vault>, method: string) {
+  const call = fetchMock.mock.calls.find(([, init]) => init?.method === method)!;
+  return JSON.parse(String(call[1]!.body));
+}
+
+beforeEach(() => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('new entry form', () => {
+  it('is disabled for blank content; leaves out an empty title; sends content as typed', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({ 'POST /api/journal': () => json(entry('n1'), 201) });
+    renderWithProviders(<JournalScreen />);
+    const button = (await screen.findByRole('button', { name: /Encrypt & Store/ })) as HTMLButtonElement;
+    await user.type(screen.getByLabelText('Title (optional)'), '   ');
+    await user.type(screen.getByLabelText('Intelligence'), '   ');
+    expect(button.disabled).toBe(true);
+    await user.type(screen.getByLabelText('Intelligence'), 'a{Enter}b');
+    expect(button.disabled).toBe(false);
+    await user.click(button);
+    expect(await screen.findByText('Intelligence Logged')).toBeTruthy();
+    expect(screen.getByText('Entry encrypted and stored securely')).toBeTruthy();
+    expect(bodyOf(fetchMock, 'POST')).toEqual({ content: '   a\nb' });
+    await waitFor(() => expect((screen.getByLabelText('Intelligence') as HTMLTextAreaElement).value).toBe(''));
+  });
+});
+
+describe('entries', () => {
+  it('shows "(Updated: ...)" only when updatedAt differs from createdAt', async () => {
+    vault({
+      'GET /api/journal': () =>
+        json([
+          entry('a', { title: 'Changed', updatedAt: '2025-03-02T10:00:00Z' }),
+          entry('b', { title: 'Untouched' }),
+        ]),
+    });
+    renderWithProviders(<JournalScreen />);
+    const changed = (await screen.findByRole('heading', { name: 'Changed' })).closest('li')!;
+    const untouched = screen.getByRole('heading', { name: 'Untouched' }).closest('li')!;
+    expect(within(changed).getByText(/\(Updated: /)).toBeTruthy();
+    expect(within(untouched).queryByText(/\(Updated: /)).toBeNull();
+  });
+
+  it('edits one entry at a time; Cancel restores it; Save Changes sends the rules', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({
+      'GET /api/journal': () => json([entry('a', { title: 'Alpha' }), entry('b', { title: 'Bravo' })]),
+      'PATCH /api/journal/a': () => json(entry('a')),
+    });
+    renderWithProviders(<JournalScreen />);
+
+    await user.click(await screen.findByRole('button', { name: 'Edit Alpha' }));
+    const titleField = screen.getByLabelText('Edit title (optional)') as HTMLInputElement;
+    expect(titleField.value).toBe('Alpha');
+    await user.clear(titleField);
+    await user.type(titleField, 'Scratch');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByLabelText('Edit title (optional)')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Alpha' })).toBeTruthy();
+
+    // Switching to another entry closes the first editor.
+    await user.click(screen.getByRole('button', { name: 'Edit Alpha' }));
+    await user.click(screen.getByRole('button', { name: 'Edit Bravo' }));
+    expect(screen.getAllByLabelText('Edit title (optional)')).toHaveLength(1);
+    expect((screen.getByLabelText('Edit title (optional)') as HTMLInputElement).value).toBe('Bravo');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    await user.click(screen.getByRole('button', { name: 'Edit Alpha' }));
+    const content = screen.getByLabelText('Edit intelligence') as HTMLTextAreaElement;
+    await user.clear(content);
+    const save = screen.getByRole('button', { name: /Save Changes/ }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await user.type(content, ' new{Enter}text ');
+    await user.clear(screen.getByLabelText('Edit title (optional)'));
+    await user.type(screen.getByLabelText('Edit title (optional)'), '  ');
+    await user.click(save);
+    expect(await screen.findByText('Entry Updated')).toBeTruthy();
+    expect(screen.getByText('Intelligence log updated successfully')).toBeTruthy();
+    expect(bodyOf(fetchMock, 'PATCH')).toEqual({ content: ' new\ntext ' });
+    await waitFor(() => expect(screen.queryByLabelText('Edit intelligence')).toBeNull());
+  });
+
+  it('reports failed updates and deletes with the spec texts', async () => {
+    const user = userEvent.setup();
+    vault({
+      'GET /api/journal': () => json([entry('a', { title: 'Alpha' })]),
+      'PATCH /api/journal/a': () => text('', 500, 'Internal Server Error'),
+      'DELETE /api/journal/a': () => text('', 500, 'Internal Server Error'),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Alpha' }));
+    await user.click(screen.getByRole('button', { name: /Save Changes/ }));
+    expect(await screen.findByText('Failed to update journal entry')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Delete Alpha' }));
+    expect(await screen.findByText('Failed to delete journal entry')).toBeTruthy();
+  });
+
+  it('deletes an entry and refetches the list', async () => {
+    const user = userEvent.setup();
+    let list = [entry('a', { title: 'Alpha' })];
+    vault({
+      'GET /api/journal': () => json(list),
+      'DELETE /api/journal/a': () => {
+        list = [];
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Delete Alpha' }));
+    expect(await screen.findByText('Entry Deleted')).toBeTruthy();
+    expect(screen.getByText('Intelligence log securely erased')).toBeTruthy();
+    expect(await screen.findByText('No intelligence logs found')).toBeTruthy();
+  });
+
+  it('fetches 50 entries first and offers older ones', async () => {
+    const user = userEvent.setup();
+    const first = Array.from({ length: JOURNAL_PAGE_SIZE }, (_, i) => entry(`p${i}`));
+    const fetchMock = vault({
+      'GET /api/journal?limit=50&offset=0': () => json(first),
+      'GET /api/journal?limit=50&offset=50': () => json([entry('old', { title: 'Oldest' })]),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Load older entries' }));
+    expect(await screen.findByRole('heading', { name: 'Oldest' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load older entries' })).toBeNull();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/journal?limit=50&offset=50');
+    expect(nextJournalOffset([entry('x')], [first, [entry('x')]])).toBeUndefined();
+  });
+});
+
+describe('photo upload pre-checks', () => {
+  it('accepts jpeg, png, gif and webp up to 10,485,760 bytes', () => {
+    expect(photoFileProblem({ type: 'image/png', size: 10 })).toBeNull();
+    expect(photoFileProblem({ type: 'image/jpeg', size: MAX_PHOTO_BYTES })).toBeNull();
+    expect(photoFileProblem({ type: 'image/gif', size: 1 })).toBeNull();
+    expect(photoFileProblem({ type: 'image/webp', size: 1 })).toBeNull();
+    expect(photoFileProblem({ type: 'image/png', size: MAX_PHOTO_BYTES + 1 })).toBe(PHOTO_SIZE_MESSAGE);
+    expect(photoFileProblem({ type: 'text/plain', size: 10 })).toBe(PHOTO_TYPE_MESSAGE);
+    expect(photoFileProblem({ type: 'image/svg+xml', size: 10 })).toBe(PHOTO_TYPE_MESSAGE);
+    expect(photoFileProblem({ type: '', size: 10 })).toBe(PHOTO_TYPE_MESSAGE);
+  });
+
+  it('refuses a wrong type or an oversize file in the dialog before any request', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const fetchMock = vault();
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    const input = within(dialog).getByLabelText('Image file');
+    const upload = within(dialog).getByRole('button', { name: 'Upload' }) as HTMLButtonElement;
+    expect(upload.disabled).toBe(true);
+
+    await user.upload(input, new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe(PHOTO_TYPE_MESSAGE);
+    expect(upload.disabled).toBe(true);
+
+    const big = new File(['x'], 'big.png', { type: 'image/png' });
+    Object.defineProperty(big, 'size', { value: MAX_PHOTO_BYTES + 1 });
+    await user.upload(input, big);
+    expect(within(dialog).getByRole('alert').textContent).toBe(PHOTO_SIZE_MESSAGE);
+    expect(upload.disabled).toBe(true);
+
+    await user.upload(input, new File(['png'], 'ok.png', { type: 'image/png' }));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(upload.disabled).toBe(false);
+    // Nothing starts on its own.
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/objects/upload')).toBe(false);
+  });
+});
+
+/** A minimal XMLHttpRequest that answers `status` after reporting half progress. */
+class FakeXhr {
+  static status = 200;
+  static sent: { method: string; url: string; headers: Record<string, string>; body: unknown; credentials: boolean }[] = [];
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  withCredentials = false;
+  private method = '';
+  private url = '';
+  private headers: Record<string, string> = {};
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: unknown) {
+    FakeXhr.sent.push({ method: this.method, url: this.url, headers: this.headers, body, credentials: this.withCredentials });
+    setTimeout(() => {
+      this.upload.onprogress?.({ lengthComputable: true, loaded: 1, total: 2 });
+      this.status = FakeXhr.status;
+      this.onload?.();
+    }, 0);
+  }
+}
+
+describe('photo vault', () => {
+  beforeEach(() => {
+    FakeXhr.sent = [];
+    FakeXhr.status = 200;
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+
+  it('lists every stored photo with lazy thumbnails; remove from view is local; delete asks first', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({
+      'GET /api/photos': () =>
+        json([
+          { id: 'p2', objectPath: '/objects/p2', createdAt: '2025-03-02T10:00:00Z', contentType: 'image/png', size: 5 },
+          { id: 'p1', objectPath: '/objects/p1', createdAt: '2025-03-01T10:00:00Z', contentType: 'image/png', size: 5 },
+        ]),
+      'DELETE /api/photos/p1': () => new Response(null, { status: 204 }),
+    });
+    renderWithProviders(<JournalScreen />);
+    const grid = await screen.findByRole('list', { name: 'Photos' });
+    const images = within(grid).getAllByRole('img');
+    expect(images.map((img) => img.getAttribute('src'))).toEqual(['/objects/p2', '/objects/p1']);
+    expect(images.every((img) => img.getAttribute('loading') === 'lazy')).toBe(true);
+
+    await user.click(within(grid).getAllByRole('button', { name: 'Remove from view' })[0]!);
+    expect(within(grid).getAllByRole('img')).toHaveLength(1);
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+
+    vi.mocked(window.confirm).mockReturnValueOnce(false);
+    await user.click(within(grid).getByRole('button', { name: 'Delete photo' }));
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+    await user.click(within(grid).getByRole('button', { name: 'Delete photo' }));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/photos/p1' && init?.method === 'DELETE')).toBe(true),
+    );
+  });
+
+  it('uploads: upload URL without a body, PUT with the content type, then registers it', async () => {
+    const user = userEvent.setup();
+    const uploadURL = '/objects/uploads/abc?expires=1&signature=x';
+    const fetchMock = vault({
+      'POST /api/objects/upload': () => json({ uploadURL }),
+      'PUT /api/photos': () => json({ id: 'p9', objectPath: '/objects/p9', createdAt: '2025-03-01T10:00:00Z' }),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.upload(within(dialog).getByLabelText('Image file'), new File(['png'], 'ok.png', { type: 'image/png' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('Photo Uploaded')).toBeTruthy();
+    expect(screen.getByText('Your photo has been securely uploaded to the vault.')).toBeTruthy();
+
+    const post = fetchMock.mock.calls.find(([url]) => url === '/api/objects/upload')!;
+    expect(post[1]?.body).toBeUndefined();
+    expect(post[1]?.headers).toBeUndefined();
+    expect(FakeXhr.sent).toHaveLength(1);
+    expect(FakeXhr.sent[0]).toMatchObject({ method: 'PUT', url: uploadURL, headers: { 'Content-Type': 'image/png' }, credentials: false });
+    expect(bodyOf(fetchMock, 'PUT')).toEqual({ photoURL: uploadURL });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('shows a progress bar during the PUT and the failure toast when the server refuses the photo', async () => {
+    const user = userEvent.setup();
+    vault({
+      'POST /api/objects/upload': () => json({ uploadURL: '/objects/uploads/abc' }),
+      'PUT /api/photos': () => text('The file is not an image (jpeg, png, gif or webp)', 415, 'Unsupported Media Type'),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.upload(within(dialog).getByLabelText('Image file'), new File(['text'], 'fake.png', { type: 'image/png' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    const bar = await within(dialog).findByRole('progressbar');
+    expect(bar.getAttribute('aria-valuenow')).not.toBeNull();
+    expect(await screen.findByText('Upload Failed')).toBeTruthy();
+    expect(screen.getByText('Failed to secure photo upload. Please try again.')).toBeTruthy();
+  });
+});
