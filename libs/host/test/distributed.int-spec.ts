@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiClient, createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ApiClient, createTestDatabase, testServers, tinyPng, type TestDatabase } from '@vault/testing';
 import { OWNER, startDistributedStack } from './stack.js';
 import { describeGlobalAccess } from './global-access.behaviour.js';
 import { describeGuard } from './guard.behaviour.js';
@@ -18,6 +19,18 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     const servers = testServers();
     stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl });
   });
+
+  /** Every object in this stack's bucket, read straight from the S3 server. */
+  const bucketKeys = async () => {
+    const { s3 } = testServers();
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    try {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: stack.config.S3_BUCKET }));
+      return (listed.Contents ?? []).map((object) => object.Key);
+    } finally {
+      client.destroy();
+    }
+  };
 
   afterAll(async () => {
     await stack?.close();
@@ -89,6 +102,11 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     const owner = new ApiClient(stack.url);
     await owner.login(OWNER.username, OWNER.password);
     await owner.request('POST', '/api/journal', { content: 'to be shredded' });
+    // A real photo in the bucket, so "the bucket is empty" below means something.
+    const { uploadURL } = (await owner.request('POST', '/api/objects/upload')).json;
+    expect((await fetch(uploadURL, { method: 'PUT', body: tinyPng() as BodyInit, headers: { 'content-type': 'image/png' } })).status).toBe(200);
+    expect((await owner.request('PUT', '/api/photos', { photoURL: uploadURL })).status).toBe(200);
+    expect(await bucketKeys()).not.toEqual([]);
     const otherSession = new ApiClient(stack.url);
     await otherSession.login(OWNER.username, OWNER.password);
     await stack.stop('journal');
@@ -114,5 +132,6 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     expect(nonEmpty).toEqual(['auth.vault_state=1']);
     const sessions = await stack.redisKeys('vault:session:*');
     expect(sessions).toEqual([]);
+    expect(await bucketKeys()).toEqual([]);
   });
 });
