@@ -1,5 +1,5 @@
 export * from './vault-config.js';
-export * from './owner-options.js';
+export * from './process-options.js';
 export * from './start-embedded.js';
 export * from './start-gateway.js';
 export * from './start-service.js';

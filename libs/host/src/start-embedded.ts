@@ -9,7 +9,7 @@ import { EventsModule, InProcessBroker, TransportModule, microserviceOptions } f
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { processLogger } from './nest-logger.js';
-import { gatewayOptions } from './owner-options.js';
+import { gatewayOptions } from './process-options.js';
 import type { VaultConfig } from './vault-config.js';
 
 /**

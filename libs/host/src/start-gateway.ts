@@ -8,7 +8,7 @@ import { EventsModule, TRANSPORT_READINESS, TransportModule } from '@vault/trans
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { processLogger } from './nest-logger.js';
-import { gatewayOptions } from './owner-options.js';
+import { gatewayOptions } from './process-options.js';
 import { requireRedis, type VaultConfig } from './vault-config.js';
 
 /** The distributed mode's gateway: HTTP in front, NATS to the services, sessions in Redis. */

@@ -57,9 +57,9 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
-   * Connects once at start instead of on the first call, so concurrent first
-   * calls cannot open two connections (one would outlive shutdown). A broker
-   * that is down is not fatal: calls answer 503 and the client retries.
+   * Connects at start rather than on the first call, so a broker that is
+   * down shows in the log at once. Not fatal: calls answer 503 meanwhile and
+   * the client keeps retrying.
    */
   async onApplicationBootstrap() {
     await this.proxy.connect().catch((error: Error) => this.logger.warn(`transport not connected yet: ${error.message}`));

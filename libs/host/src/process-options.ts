@@ -1,3 +1,4 @@
+/** The options each process gives the shared modules, derived from the one validated configuration. */
 import type { VaultConfig } from './vault-config.js';
 
 /** Every service of the vault: each must confirm a self-destruct. */
