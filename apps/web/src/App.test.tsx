@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { App } from './App';
 import { json, mockFetch, renderWithProviders, text } from './test/utils';
 
@@ -68,7 +68,7 @@ describe('routes when signed out', () => {
 
 describe('system status', () => {
   it('shows only the farewell page on every route when destroyed', async () => {
-    const fetchMock = mockFetch({
+    mockFetch({
       'GET /api/system/status': () => json({ destroyed: true }),
       'GET /api/system/owner': () => json(owner),
       'GET /api/user': () => json(owner),
@@ -79,8 +79,22 @@ describe('system status', () => {
     expect(screen.getByText('The self-destruct routine has been executed.')).toBeTruthy();
     expect(screen.getByText('All data has been permanently erased.')).toBeTruthy();
     expect(screen.queryByText('TARGETS')).toBeNull();
-    const urls = fetchMock.mock.calls.map(([url]) => url);
-    expect(urls).not.toContain('/api/user');
+    expect(screen.queryByText('SECURE CONNECTION')).toBeNull();
+  });
+
+  it('asks for the status, the owner and the user at once, not one after another', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/system/status': () => new Promise<Response>(() => {}),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => json(owner),
+    });
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    const asked = () => fetchMock.mock.calls.map(([url]) => url);
+    await waitFor(() =>
+      expect(asked()).toEqual(expect.arrayContaining(['/api/system/status', '/api/system/owner', '/api/user'])),
+    );
+    expect(screen.getByText('INITIALIZING VAULT...')).toBeTruthy();
   });
 
   it('treats a failed status check as not destroyed', async () => {

@@ -1,13 +1,15 @@
-import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { lazy, Suspense, useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import { InitializingScreen, NotFoundScreen } from './components/status-screens';
 import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
 import { LoginScreen } from './screens/login';
 import { useAuth, useOwner, useSystemStatus } from './lib/session';
+import { loadAuthenticatedApp, preloadSignedInScreen } from './screens/screen-loaders';
 
 // Everything behind the login is loaded on demand so the login screen stays small.
-const AuthenticatedApp = lazy(() => import('./screens/authenticated-app'));
+const AuthenticatedApp = lazy(loadAuthenticatedApp);
 
 /** Root component: system status, then authentication, then the routes (spec section 2.1). */
 export function App() {
@@ -23,17 +25,24 @@ function VaultGate() {
   const status = useSystemStatus();
   // The owner profile is public; start loading it at once for the login title or the farewell page.
   const owner = useOwner();
+  // Asked at once too, not after the status: a destroyed vault answers it with 410, which changes nothing here.
+  const auth = useAuth();
 
   if (status.isLoading) return <InitializingScreen />;
   if (status.destroyed) {
     if (owner.isPending) return <InitializingScreen />;
     return <FarewellScreen name={owner.data?.name} />;
   }
-  return <AuthGate owner={owner} />;
+  return <AuthGate owner={owner} auth={auth} />;
 }
 
-function AuthGate({ owner }: { owner: ReturnType<typeof useOwner> }) {
-  const auth = useAuth();
+function AuthGate({ owner, auth }: { owner: ReturnType<typeof useOwner>; auth: ReturnType<typeof useAuth> }) {
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (auth.isAuthenticated) void preloadSignedInScreen(pathname, queryClient);
+    // Only at sign-in: later navigation loads its screen as it renders.
+  }, [auth.isAuthenticated]);
 
   // Signed out, or not yet known to be signed in: only / is offered (the login screen,
   // or "INITIALIZING VAULT..." while the answers it needs are on their way).

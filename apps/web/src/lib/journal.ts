@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest, throwIfResNotOk } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
@@ -37,18 +37,21 @@ export function nextJournalOffset(lastPage: JournalEntry[], allPages: JournalEnt
   return allPages.reduce((sum, page) => sum + page.length, 0);
 }
 
+/** The entries, newest first, a page at a time; shared by the screen and its preload. */
+export const journalPagesQuery = infiniteQueryOptions({
+  queryKey: JOURNAL_PAGES_KEY,
+  initialPageParam: 0,
+  queryFn: async ({ pageParam, signal }) => {
+    const res = await fetch(journalPageUrl(pageParam), { credentials: 'same-origin', signal });
+    await throwIfResNotOk(res);
+    return (await res.json()) as JournalEntry[];
+  },
+  getNextPageParam: nextJournalOffset,
+});
+
 /** The entries, newest first, fetched a page at a time ("Load older entries"). */
 export function useJournalEntries() {
-  return useInfiniteQuery({
-    queryKey: JOURNAL_PAGES_KEY,
-    initialPageParam: 0,
-    queryFn: async ({ pageParam, signal }) => {
-      const res = await fetch(journalPageUrl(pageParam), { credentials: 'same-origin', signal });
-      await throwIfResNotOk(res);
-      return (await res.json()) as JournalEntry[];
-    },
-    getNextPageParam: nextJournalOffset,
-  });
+  return useInfiniteQuery(journalPagesQuery);
 }
 
 /** The number of entries (the dashboard's "Journal Entries" stat). */
@@ -118,14 +121,18 @@ export function formatEntryTime(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+  return ENTRY_TIME.format(date);
 }
+
+// One formatter for every entry: toLocaleString would build a new one per call,
+// which took most of the journal screen's first render.
+const ENTRY_TIME = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 
 /** An entry shows "(Updated: ...)" only when it was changed after it was created. */
 export function wasUpdated(entry: Pick<JournalEntry, 'createdAt' | 'updatedAt'>): boolean {

@@ -102,9 +102,7 @@ export function groupByMonth(studies: readonly Study[]): StudyGroup[] {
 
   const groups: StudyGroup[] = [];
   for (const study of dated) {
-    const label = new Date(completedTime(study))
-      .toLocaleDateString('en-US', { month: 'long', year: 'numeric' })
-      .toUpperCase();
+    const label = MONTH_LABEL.format(completedTime(study)).toUpperCase();
     const last = groups.at(-1);
     if (last?.label === label) last.studies.push(study);
     else groups.push({ label, studies: [study] });
@@ -131,13 +129,19 @@ export function archiveSummary(studies: readonly Study[]): ArchiveSummary {
 export function formatCompletedAt(value: string | null | undefined): string {
   const time = value ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) return 'Unknown date';
-  return new Date(time).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  })
-    // Some ICU versions put a narrow no-break space before AM/PM.
-    .replace(/[\u202f\u00a0]/g, ' ');
+  return (
+    COMPLETED_AT.format(time)
+      // Some ICU versions put a narrow no-break space before AM/PM.
+      .replace(/[\u202f\u00a0]/g, ' ')
+  );
 }
+
+// Formatters are built once, not per study: building one costs far more than using it.
+const MONTH_LABEL = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
+const COMPLETED_AT = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});

@@ -30,8 +30,11 @@ export function formatDate(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return SHORT_DATE.format(date);
 }
+
+// Built once, not per target row.
+const SHORT_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** The target list, shared by the targets screen and the dashboard. */
 export function useTargets() {

@@ -2,14 +2,10 @@ import { lazy, Suspense } from 'react';
 import { Outlet, Route, Routes } from 'react-router-dom';
 import { AppHeader } from '../components/header';
 import { NotFoundScreen, ScreenLoading } from '../components/status-screens';
+import { signedInScreens } from './screen-loaders';
 
-const DashboardScreen = lazy(() => import('./dashboard'));
-const TargetsScreen = lazy(() => import('./targets'));
-const WeeklyScheduleScreen = lazy(() => import('./weekly-schedule'));
-const JournalScreen = lazy(() => import('./journal'));
-const BonaparteScreen = lazy(() => import('./bonaparte'));
-const LogsScreen = lazy(() => import('./logs'));
-const StudiesArchiveScreen = lazy(() => import('./studies-archive'));
+// One lazy component per screen, made once from the shared table.
+const screenRoutes = signedInScreens.map(({ path, load }) => ({ path, Screen: lazy(load) }));
 
 function Shell() {
   return (
@@ -35,13 +31,13 @@ export default function AuthenticatedApp() {
   return (
     <Routes>
       <Route element={<Shell />}>
-        <Route index element={<DashboardScreen />} />
-        <Route path="weekly-schedule" element={<WeeklyScheduleScreen />} />
-        <Route path="journal" element={<JournalScreen />} />
-        <Route path="targets" element={<TargetsScreen />} />
-        <Route path="bonaparte" element={<BonaparteScreen />} />
-        <Route path="logs" element={<LogsScreen />} />
-        <Route path="studies-archive" element={<StudiesArchiveScreen />} />
+        {screenRoutes.map(({ path, Screen }) =>
+          path === '/' ? (
+            <Route key={path} index element={<Screen />} />
+          ) : (
+            <Route key={path} path={path.slice(1)} element={<Screen />} />
+          ),
+        )}
       </Route>
       <Route path="*" element={<NotFoundScreen />} />
     </Routes>

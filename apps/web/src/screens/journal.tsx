@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { BookIcon, ChevronDownIcon, LockIcon, PencilIcon, SaveIcon, TrashIcon } from '../components/icons';
+import { TextAreaField, TextField } from '../components/form-fields';
 import { PhotoVault } from '../components/photo-vault';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { EmptyState, LoadError } from '../components/states';
@@ -113,8 +114,6 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
 function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => void }) {
   const [title, setTitle] = useState(entry.title ?? '');
   const [content, setContent] = useState(entry.content);
-  const titleId = useId();
-  const contentId = useId();
   const update = useUpdateJournalEntry();
   const body = journalEntryBody(content, title);
 
@@ -127,30 +126,8 @@ function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => voi
   return (
     <li className="rounded-lg border-2 border-hero-cyan bg-vault-deep p-4">
       <form className="space-y-3" onSubmit={onSubmit} aria-label="Edit entry">
-        <div>
-          <label className="label" htmlFor={titleId}>
-            Edit title (optional)
-          </label>
-          <input
-            id={titleId}
-            className="field"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            autoComplete="off"
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor={contentId}>
-            Edit intelligence
-          </label>
-          <textarea
-            id={contentId}
-            className="field min-h-32 resize-y"
-            value={content}
-            onChange={(e) => setContent(e.target.value)}
-            required
-          />
-        </div>
+        <TextField label="Edit title (optional)" value={title} onChange={setTitle} />
+        <TextAreaField label="Edit intelligence" className="min-h-32" value={content} onChange={setContent} required />
         <div className="flex flex-wrap justify-end gap-3">
           <button type="button" className="btn btn-ghost" onClick={onDone} disabled={update.isPending}>
             Cancel
@@ -168,8 +145,6 @@ function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => voi
 function NewEntryForm() {
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
-  const titleId = useId();
-  const contentId = useId();
   const create = useCreateJournalEntry();
   const body = journalEntryBody(content, title);
 
@@ -187,32 +162,15 @@ function NewEntryForm() {
   return (
     <Panel title="NEW INTELLIGENCE" icon={<LockIcon />} accent="red">
       <form className="space-y-4" onSubmit={onSubmit}>
-        <div>
-          <label className="label" htmlFor={titleId}>
-            Title (optional)
-          </label>
-          <input
-            id={titleId}
-            className="field"
-            placeholder="Operation codename..."
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            autoComplete="off"
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor={contentId}>
-            Intelligence
-          </label>
-          <textarea
-            id={contentId}
-            className="field min-h-40 resize-y"
-            placeholder="Record your intelligence..."
-            value={content}
-            onChange={(e) => setContent(e.target.value)}
-            required
-          />
-        </div>
+        <TextField label="Title (optional)" placeholder="Operation codename..." value={title} onChange={setTitle} />
+        <TextAreaField
+          label="Intelligence"
+          className="min-h-40"
+          placeholder="Record your intelligence..."
+          value={content}
+          onChange={setContent}
+          required
+        />
         <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
           <LockIcon />
           {create.isPending ? 'Encrypting...' : 'Encrypt & Store'}

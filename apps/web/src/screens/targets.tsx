@@ -9,6 +9,7 @@ import {
   useToggleTarget,
   type CreateTargetInput,
 } from '../lib/targets';
+import { TextAreaField, TextField } from '../components/form-fields';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { StatCard } from '../components/stat-card';
 import { EmptyState, LoadError } from '../components/states';
@@ -91,8 +92,6 @@ function NewTargetForm({
 }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
-  const titleId = useId();
-  const notesId = useId();
   const body = newTargetBody(title, description);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -107,32 +106,14 @@ function NewTargetForm({
   return (
     <Panel title="Mark New Target" icon={<TargetIcon />} accent="yellow">
       <form className="space-y-4" onSubmit={onSubmit}>
-        <div>
-          <label className="label" htmlFor={titleId}>
-            Target Objective
-          </label>
-          <input
-            id={titleId}
-            className="field"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            placeholder="What must be eliminated?"
-            autoComplete="off"
-            required
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor={notesId}>
-            Strategic Notes
-          </label>
-          <textarea
-            id={notesId}
-            className="field min-h-28 resize-y"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            placeholder="Tactics, intel, deadlines (optional)"
-          />
-        </div>
+        <TextField label="Target Objective" value={title} onChange={setTitle} placeholder="What must be eliminated?" required />
+        <TextAreaField
+          label="Strategic Notes"
+          className="min-h-28"
+          value={description}
+          onChange={setDescription}
+          placeholder="Tactics, intel, deadlines (optional)"
+        />
         <button type="submit" className="btn btn-red w-full" disabled={!body || pending}>
           <TargetIcon />
           {pending ? 'Marking...' : 'Mark Target'}

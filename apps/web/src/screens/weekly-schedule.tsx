@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { DayTabs, dayTabId } from '../components/day-tabs';
+import { TextAreaField, TextField } from '../components/form-fields';
 import { CalendarIcon, ClockIcon, PlusIcon, TrashIcon } from '../components/icons';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { EmptyState, LoadError } from '../components/states';
@@ -138,9 +139,6 @@ function AddTemplatePanel({ day }: { day: number }) {
   const [draft, setDraft] = useState<TemplateDraft>(EMPTY_DRAFT);
   const create = useCreateTemplate();
   const body = templateBody(draft, day);
-  const titleId = useId();
-  const timeId = useId();
-  const descriptionId = useId();
   const repeatingId = useId();
   const update = (patch: Partial<TemplateDraft>) => setDraft((current) => ({ ...current, ...patch }));
 
@@ -153,37 +151,15 @@ function AddTemplatePanel({ day }: { day: number }) {
   return (
     <Panel title="ADD TEMPLATE" subtitle={`For ${weekdayName(day)}`} icon={<PlusIcon />} accent="yellow">
       <form className="space-y-4" onSubmit={onSubmit}>
-        <div>
-          <label className="label" htmlFor={titleId}>
-            Title
-          </label>
-          <input
-            id={titleId}
-            className="field"
-            placeholder="Morning briefing..."
-            value={draft.title}
-            onChange={(e) => update({ title: e.target.value })}
-            autoComplete="off"
-          />
-        </div>
-        <div>
-          <label className="label" htmlFor={timeId}>
-            Time
-          </label>
-          <input id={timeId} type="time" className="field" value={draft.time} onChange={(e) => update({ time: e.target.value })} />
-        </div>
-        <div>
-          <label className="label" htmlFor={descriptionId}>
-            Description
-          </label>
-          <textarea
-            id={descriptionId}
-            className="field min-h-24 resize-y"
-            placeholder="Template objectives..."
-            value={draft.description}
-            onChange={(e) => update({ description: e.target.value })}
-          />
-        </div>
+        <TextField label="Title" placeholder="Morning briefing..." value={draft.title} onChange={(title) => update({ title })} />
+        <TextField label="Time" type="time" value={draft.time} onChange={(time) => update({ time })} />
+        <TextAreaField
+          label="Description"
+          className="min-h-24"
+          placeholder="Template objectives..."
+          value={draft.description}
+          onChange={(description) => update({ description })}
+        />
         <div className="flex items-start gap-3">
           <input
             id={repeatingId}

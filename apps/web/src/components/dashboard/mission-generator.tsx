@@ -10,6 +10,7 @@ import {
 } from '../../lib/activities';
 import { BUILT_IN_MISSIONS, missionPool, pickNextMission, type Mission } from '../../lib/missions';
 import { toast } from '../../lib/toast';
+import { TextAreaField, TextField } from '../form-fields';
 import { ChevronDownIcon, PlusIcon, ShuffleIcon, TrashIcon, ZapIcon } from '../icons';
 import { Panel } from '../screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../states';
@@ -141,8 +142,6 @@ function NewMissionForm({ custom }: { custom: CustomMission[] | undefined }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const formId = useId();
-  const titleId = useId();
-  const descriptionId = useId();
   const create = useCreateMission();
   const body = missionBody(title, description);
 
@@ -175,32 +174,14 @@ function NewMissionForm({ custom }: { custom: CustomMission[] | undefined }) {
       </button>
       {open ? (
         <form id={formId} className="mt-4 space-y-3" onSubmit={onSubmit} aria-label="Add New Mission">
-          <div>
-            <label className="label" htmlFor={titleId}>
-              Mission Title
-            </label>
-            <input
-              id={titleId}
-              className="field"
-              placeholder="e.g. Learn three knots"
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-              autoComplete="off"
-              required
-            />
-          </div>
-          <div>
-            <label className="label" htmlFor={descriptionId}>
-              Description (optional)
-            </label>
-            <textarea
-              id={descriptionId}
-              className="field min-h-20 resize-y"
-              placeholder="e.g. Bowline, clove hitch and reef knot, tied with eyes closed"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </div>
+          <TextField label="Mission Title" placeholder="e.g. Learn three knots" value={title} onChange={setTitle} required />
+          <TextAreaField
+            label="Description (optional)"
+            className="min-h-20"
+            placeholder="e.g. Bowline, clove hitch and reef knot, tied with eyes closed"
+            value={description}
+            onChange={setDescription}
+          />
           <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
             {create.isPending ? 'Adding...' : 'Add Mission'}
           </button>

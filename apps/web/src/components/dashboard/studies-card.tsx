@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { studyBody, useCompleteStudy, useCreateStudy, useDeleteStudy, useStudies, type Study } from '../../lib/studies';
+import { TextField } from '../form-fields';
 import { ArchiveIcon, CapIcon, PlusIcon, TrashIcon } from '../icons';
 import { Panel } from '../screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../states';
@@ -110,8 +111,6 @@ function StudyItem({
 function NewStudyForm({ id }: { id: string }) {
   const [subject, setSubject] = useState('');
   const [endGoal, setEndGoal] = useState('');
-  const subjectId = useId();
-  const goalId = useId();
   const create = useCreateStudy();
   const body = studyBody(subject, endGoal);
 
@@ -128,32 +127,8 @@ function NewStudyForm({ id }: { id: string }) {
 
   return (
     <form id={id} className="mt-4 space-y-3" onSubmit={onSubmit}>
-      <div>
-        <label className="label" htmlFor={subjectId}>
-          Subject
-        </label>
-        <input
-          id={subjectId}
-          className="field"
-          placeholder="e.g. Spanish verbs"
-          value={subject}
-          onChange={(e) => setSubject(e.target.value)}
-          autoComplete="off"
-        />
-      </div>
-      <div>
-        <label className="label" htmlFor={goalId}>
-          End Goal
-        </label>
-        <input
-          id={goalId}
-          className="field"
-          placeholder="e.g. Hold a five-minute conversation"
-          value={endGoal}
-          onChange={(e) => setEndGoal(e.target.value)}
-          autoComplete="off"
-        />
-      </div>
+      <TextField label="Subject" placeholder="e.g. Spanish verbs" value={subject} onChange={setSubject} />
+      <TextField label="End Goal" placeholder="e.g. Hold a five-minute conversation" value={endGoal} onChange={setEndGoal} />
       <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
         {create.isPending ? 'Adding...' : 'Add Study'}
       </button>

@@ -1,0 +1,50 @@
+import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+
+/** What a labelled field takes: its label, its text, and the element's other attributes. */
+type FieldProps<Attributes> = Omit<Attributes, 'id' | 'value' | 'onChange'> & {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+};
+
+/**
+ * A labelled one-line field in the vault's style. Browsers offer no earlier
+ * entries unless `autoComplete` says otherwise: these are private notes.
+ */
+export function TextField({ label, value, onChange, className, ...attributes }: FieldProps<InputHTMLAttributes<HTMLInputElement>>) {
+  const id = useId();
+  return (
+    <div>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className={className ? `field ${className}` : 'field'}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete="off"
+        {...attributes}
+      />
+    </div>
+  );
+}
+
+/** A labelled text area in the vault's style, resizable in height; `className` sets its minimum height. */
+export function TextAreaField({ label, value, onChange, className, ...attributes }: FieldProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  const id = useId();
+  return (
+    <div>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={`field resize-y ${className ?? 'min-h-24'}`}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...attributes}
+      />
+    </div>
+  );
+}
