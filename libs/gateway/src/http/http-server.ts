@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { requestContext, type Logger } from '@vault/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { compressJsonAnswers } from './compression.js';
 import { refuseCrossSiteWrites } from './cross-site.js';
 import { addSecurityHeaders } from './security-headers.js';
 import type { WebApp } from './web-app.js';
@@ -30,13 +31,14 @@ export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
 
 /**
  * The plumbing around Nest's routes: cookies, the request id, access logs,
- * security headers, cross-site refusal and the web app's files. Fastify's own refusals (bad JSON,
+ * security headers, compressed JSON answers, cross-site refusal and the web app's files. Fastify's own refusals (bad JSON,
  * oversized bodies) reach ErrorFilter through Nest's error handler.
  */
 export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp, uploadOrigins: string[] = []) {
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance() as unknown as FastifyInstance;
   await fastify.register(fastifyCookie);
   addSecurityHeaders(fastify, uploadOrigins);
+  compressJsonAnswers(fastify);
   refuseCrossSiteWrites(fastify);
 
   // Everything the handler awaits runs under this request's id, including calls to services.

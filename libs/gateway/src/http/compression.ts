@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+/** Smaller answers are sent as they are: compressing them costs more than it saves. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+// Quality 4: most of brotli's gain at a fraction of its default (11) cost, for answers made per request.
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** The best encoding the client accepts (`br`, then `gzip`), honouring `;q=0`. */
+export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+    if (name && !refused) accepted.add(name);
+  }
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
+}
+
+/** The answer's bytes in the accepted encoding, or undefined when it is to be sent as it is. */
+export async function compressedAnswer(payload: unknown, contentType: unknown, acceptEncoding: string | string[] | undefined) {
+  if (typeof payload !== 'string' || Buffer.byteLength(payload) < COMPRESS_MIN_BYTES) return undefined;
+  if (!String(contentType ?? '').startsWith('application/json')) return undefined;
+  const encoding = acceptedEncoding(acceptEncoding);
+  if (!encoding) return undefined;
+  return { encoding, body: encoding === 'br' ? await brotli(payload, BROTLI) : await gzipAsync(payload) };
+}
+
+/**
+ * Compresses the API's JSON answers for clients that accept it: a dashboard
+ * of 10,000 targets is 1.8 MB of JSON and about a tenth of that compressed
+ * (docs/performance.md). The web app's files are served precompressed;
+ * other answers (photos, plain-text errors, small JSON) pass untouched.
+ */
+export function compressJsonAnswers(fastify: FastifyInstance) {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (reply.hasHeader('content-encoding')) return payload;
+    const compressed = await compressedAnswer(payload, reply.getHeader('content-type'), request.headers['accept-encoding']);
+    if (!compressed) return payload;
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+    reply.header('content-encoding', compressed.encoding);
+    reply.removeHeader('content-length');
+    return compressed.body;
+  });
+}
