@@ -14,7 +14,7 @@
 // (scripts/tools/*.sh, cached in ~/.cache/vault/tools). Writes {passed, failed}
 // to the report and exits 1 when any check fails.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -387,6 +387,55 @@ check('NOTES (production): the URL and how to set the owner password hash', () =
   const text = notes(['-f', 'deploy/helm/values-production.yaml']);
   for (const expected of ['https://vault.acme.example/', 'argon2', 'patch secret vault-secrets', 'VAULT_OWNER_PASSWORD_HASH', 'docs/deploy.md'])
     assert(text.includes(expected), `missing "${expected}" in:\n${text}`);
+});
+
+// ---------------------------------------------------------------- the images' Dockerfiles
+
+// What the chart takes for granted of the images (docs/deploy.md, "Images"); `npm run images` builds and runs them.
+process.stdout.write('\nDockerfiles\n');
+const chartValues = parseAllDocuments(readFileSync(join(chart, 'values.yaml'), 'utf8'))[0].toJS();
+const nodeMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.match(/(\d+)/)[1];
+/** The instructions of a Dockerfile (continuation lines joined, comments dropped), split into its stages. */
+function dockerfileStages(app) {
+  const text = readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8');
+  const lines = text.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const stages = [{ from: null, lines: [] }];
+  for (const line of lines) {
+    if (/^FROM\s/i.test(line)) stages.push({ from: line, lines: [] });
+    else stages.at(-1).lines.push(line);
+  }
+  return { preamble: stages[0].lines, stages: stages.slice(1) };
+}
+for (const app of APPS) {
+  check(`apps/${app}/Dockerfile: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`, () => {
+    assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
+    const { preamble, stages } = dockerfileStages(app);
+    equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
+    assert(stages.length >= 2, 'a single stage: build tools and dev dependencies would ship');
+    const last = stages.at(-1);
+    equal(last.from, 'FROM ${BASE_IMAGE}', 'the last stage starts from the base again');
+    assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), 'a HEALTHCHECK (health is the app\'s own endpoint, probed by the orchestrator)');
+    const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
+    equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
+    equal(instruction('WORKDIR'), ['/app'], 'WORKDIR (the migration Job runs `node dist/main.js migrate` there)');
+    equal(instruction('CMD'), ['["node", "dist/main.js"]'], 'CMD');
+    assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
+    equal(last.lines.filter((l) => /^COPY\s/i.test(l)), [`COPY --from=build /rootfs/${app}/ /`], 'the last stage copies this app\'s files (scripts/containers/stage-app.mjs)');
+    const port = app === 'gateway' ? chartValues.gateway.port : chartValues.services[app.replace(/-svc$/, '')].port;
+    equal(instruction('EXPOSE'), [String(port)], 'EXPOSE (the chart\'s port)');
+    assert(instruction('ENV').some((e) => e.includes(`PORT=${port}`) && e.includes('VAULT_MODE=distributed') && e.includes('HOST=0.0.0.0')), 'ENV PORT, VAULT_MODE=distributed, HOST=0.0.0.0');
+    const staged = stages[0].lines.join(' ').match(/stage-app\.mjs \/rootfs ([^&]+)/)?.[1].trim().split(/\s+/) ?? [];
+    equal(staged.map((spec) => spec.split('+')[0]), APPS, 'the apps the build stage lays out');
+    equal(staged.find((spec) => spec.startsWith('gateway')), 'gateway+apps/web/dist', 'the web app (apps/web/dist) goes with the gateway');
+  });
+}
+check('apps/*/Dockerfile: the same build stage in all six (one workspace build serves them all)', () => {
+  const first = (app) => JSON.stringify(dockerfileStages(app).stages[0]);
+  for (const app of APPS) equal(first(app), first(APPS[0]), `${app}'s build stage`);
+});
+check('.dockerignore: no node_modules, builds or local data in the build context', () => {
+  const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  for (const pattern of ['.git', '**/node_modules', '**/dist', 'data', '.env']) assert(ignored.includes(pattern), `${pattern} not ignored`);
 });
 
 // ---------------------------------------------------------------- the validator itself
