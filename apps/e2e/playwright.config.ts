@@ -29,8 +29,9 @@ export default defineConfig<{}, VaultWorkerOptions>({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   timeout: 60_000,
-  // Two vaults, 30 browser tests, on a shared 2-core machine: generous, still bounded.
-  globalTimeout: 12 * 60_000,
+  // Two vaults, 38 browser tests, on a shared 2-core machine that CI also uses to
+  // build the server images in the background: generous, still bounded.
+  globalTimeout: 20 * 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: RESULTS_JSON }]],
   use: {

@@ -12,23 +12,16 @@
 #   VAULT_S3_ACCESS_KEY   vault-test
 #   VAULT_S3_SECRET_KEY   vault-test-secret
 #   VAULT_S3_DATA_DIR     /tmp/vault-s3/data
-#   VAULT_S3_CACHE_DIR    ~/.cache/vault/s3-server (the built binary)
-#   GO                    /usr/local/go/bin/go, else the go on PATH
+#   VAULT_S3_CACHE_DIR, VAULT_S3_MINIO_VERSION, GO: the build (build.sh)
 #
 # Stop it with scripts/s3-server/stop.sh.
 set -euo pipefail
 
-# A pseudo-version of github.com/minio/minio (its last commit, February 2026):
-# the proxy serves MinIO's RELEASE.* tags only as such versions.
-MINIO_VERSION="${VAULT_S3_MINIO_VERSION:-v0.0.0-20260212201848-7aac2a2c5b7c}"
 ADDRESS="${VAULT_S3_ADDRESS:-127.0.0.1:9000}"
 ACCESS_KEY="${VAULT_S3_ACCESS_KEY:-vault-test}"
 SECRET_KEY="${VAULT_S3_SECRET_KEY:-vault-test-secret}"
 RUN_DIR="${VAULT_S3_RUN_DIR:-/tmp/vault-s3}"
 DATA_DIR="${VAULT_S3_DATA_DIR:-$RUN_DIR/data}"
-CACHE_DIR="${VAULT_S3_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vault/s3-server}"
-BIN_DIR="$CACHE_DIR/minio-$MINIO_VERSION"
-BINARY="$BIN_DIR/minio"
 PID_FILE="$RUN_DIR/minio.pid"
 LOG_FILE="$RUN_DIR/minio.log"
 HEALTH_URL="http://$ADDRESS/minio/health/live"
@@ -41,20 +34,8 @@ if answers; then
   exit 0
 fi
 
-if [ ! -x "$BINARY" ]; then
-  GO_BIN="${GO:-}"
-  if [ -z "$GO_BIN" ]; then
-    if [ -x /usr/local/go/bin/go ]; then GO_BIN=/usr/local/go/bin/go; else GO_BIN="$(command -v go || true)"; fi
-  fi
-  if [ -z "$GO_BIN" ]; then
-    say "no Go toolchain (GO, /usr/local/go/bin/go or go on PATH): it is needed once to build MinIO" >&2
-    exit 1
-  fi
-  say "building MinIO $MINIO_VERSION with $("$GO_BIN" version) into $BIN_DIR (several minutes, once)"
-  mkdir -p "$BIN_DIR"
-  # -mod=mod: MinIO's go.mod is the source of truth; nothing is vendored.
-  GOBIN="$BIN_DIR" GOFLAGS=-mod=mod nice -n 10 "$GO_BIN" install -trimpath -ldflags='-s -w' "github.com/minio/minio@$MINIO_VERSION"
-fi
+# Built once from its Go module (build.sh), cached.
+BINARY="$(bash "$(dirname "${BASH_SOURCE[0]}")/build.sh")"
 
 # Something else on the port would make every test fail in a confusing way.
 if (exec 3<>"/dev/tcp/${ADDRESS%:*}/${ADDRESS##*:}") 2>/dev/null; then

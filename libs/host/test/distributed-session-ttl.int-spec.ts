@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiClient, createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
+import { ApiClient, createTestDatabase, createTestRedis, testServers, type TestDatabase, type TestRedis } from '@vault/testing';
 import { createHash } from 'node:crypto';
 import { OWNER, startDistributedStack } from './stack.js';
 
 describe('distributed mode: sessions in Redis', () => {
   let db: TestDatabase;
+  let redis: TestRedis;
   let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    redis = await createTestRedis();
     const servers = testServers();
-    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl, SESSION_TTL_SECONDS: '1' });
+    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: redis.url, SESSION_TTL_SECONDS: '1' });
   });
 
   afterAll(async () => {
     await stack?.close();
     await db?.drop();
+    await redis?.drop();
   });
 
   it('ends the session when its time to live has passed, whatever the cookie says', async () => {

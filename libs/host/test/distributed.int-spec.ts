@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { ApiClient, createTestDatabase, testServers, tinyPng, type TestDatabase } from '@vault/testing';
+import { ApiClient, createTestDatabase, createTestRedis, testServers, tinyPng, type TestDatabase, type TestRedis } from '@vault/testing';
 import { OWNER, startDistributedStack } from './stack.js';
 import { describeGlobalAccess } from './global-access.behaviour.js';
 import { describeGuard } from './guard.behaviour.js';
@@ -12,12 +12,14 @@ import { describeTargetsApi } from './targets-api.behaviour.js';
 
 describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis', () => {
   let db: TestDatabase;
+  let redis: TestRedis;
   let stack: Awaited<ReturnType<typeof startDistributedStack>>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    redis = await createTestRedis();
     const servers = testServers();
-    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: servers.redisUrl });
+    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: servers.natsUrl, REDIS_URL: redis.url });
   });
 
   /** Every object in this stack's bucket, read straight from the S3 server. */
@@ -35,6 +37,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
   afterAll(async () => {
     await stack?.close();
     await db?.drop();
+    await redis?.drop();
   });
 
   describe('targets', () => describeTargetsApi(() => stack.url));

@@ -15,11 +15,24 @@ export const ENV_KEYS = {
   s3SecretKey: 'VAULT_IT_S3_SECRET_KEY',
 };
 
+/**
+ * Whether to start the servers with testcontainers: VAULT_IT_SERVERS names the
+ * choice (`containers` or `environment`); otherwise a Docker engine that
+ * answers decides (DOCKER_HOST, or /var/run/docker.sock).
+ */
 export function containerEngineAvailable() {
-  if (process.env.VAULT_IT_SERVERS === 'environment') return false;
+  const choice = process.env.VAULT_IT_SERVERS;
+  if (choice === 'environment') return false;
   const host = process.env.DOCKER_HOST;
-  if (host) return host.startsWith('unix://') ? existsSync(host.slice('unix://'.length)) : true;
-  return existsSync('/var/run/docker.sock');
+  const found = host ? (host.startsWith('unix://') ? existsSync(host.slice('unix://'.length)) : true) : existsSync('/var/run/docker.sock');
+  if (choice === 'containers' && !found) {
+    throw new Error(
+      `VAULT_IT_SERVERS=containers, but no container engine answers (DOCKER_HOST ${host ?? 'unset'}, no /var/run/docker.sock). ` +
+        'Without Docker: npm run test:integration:containers (podman, README "Tests").',
+    );
+  }
+  if (choice && choice !== 'containers') throw new Error(`VAULT_IT_SERVERS must be "containers" or "environment", not "${choice}"`);
+  return found;
 }
 
 export function fromEnvironment() {
@@ -35,29 +48,86 @@ export function fromEnvironment() {
   };
 }
 
+/**
+ * The server images. VAULT_IT_IMAGES=local (set by
+ * scripts/containers/with-podman-api.sh): the images this machine builds from
+ * Debian's packages (scripts/containers/servers/build.sh), under localhost/
+ * names that no registry serves. Otherwise the official images at the same
+ * versions, which a Docker engine pulls. VAULT_IT_<SERVER>_IMAGE overrides one.
+ */
+export function serverImages() {
+  const local = process.env.VAULT_IT_IMAGES === 'local';
+  const pick = (name, localImage, officialImage) => process.env[`VAULT_IT_${name}_IMAGE`] ?? (local ? localImage : officialImage);
+  return {
+    postgres: pick('POSTGRES', 'localhost/vault-it-postgres:15', 'postgres:15-bookworm'),
+    nats: pick('NATS', 'localhost/vault-it-nats:2.9', 'nats:2.9'),
+    redis: pick('REDIS', 'localhost/vault-it-redis:7.0', 'redis:7.0-bookworm'),
+    minio: pick('MINIO', 'localhost/vault-it-minio:latest', 'minio/minio:RELEASE.2025-09-07T16-13-09Z'),
+  };
+}
+
+/**
+ * Every container this run starts carries it; scripts/containers/with-podman-api.sh
+ * names the run (VAULT_IT_RUN) and looks for its leftovers by it.
+ */
+export const CONTAINER_LABELS = { 'vault.integration': process.env.VAULT_IT_RUN ?? 'true' };
+
 const started = [];
 
 export async function startContainers() {
   const { GenericContainer, Wait } = await import('testcontainers');
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
   const { RedisContainer } = await import('@testcontainers/redis');
-  const [postgres, nats, redis, minio] = await Promise.all([
-    new PostgreSqlContainer(process.env.VAULT_IT_POSTGRES_IMAGE ?? 'postgres:15').start(),
-    new GenericContainer(process.env.VAULT_IT_NATS_IMAGE ?? 'nats:2.10')
-      .withCommand(['-js'])
-      .withExposedPorts(4222)
-      .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
-      .start(),
-    new RedisContainer(process.env.VAULT_IT_REDIS_IMAGE ?? 'redis:7').start(),
-    new GenericContainer(process.env.VAULT_IT_MINIO_IMAGE ?? 'minio/minio')
-      .withCommand(['server', '/data'])
-      .withEnvironment({ MINIO_ROOT_USER: 'vault-test', MINIO_ROOT_PASSWORD: 'vault-test-secret' })
-      .withExposedPorts(9000)
-      .withWaitStrategy(Wait.forHttp('/minio/health/live', 9000))
-      .start(),
+  const images = serverImages();
+  const log = (line) => process.stdout.write(`  ${line}\n`);
+  log(`testcontainers: PostgreSQL ${images.postgres}, NATS ${images.nats}, Redis ${images.redis}, MinIO ${images.minio}`);
+  const startOne = async (name, container, ready = async () => {}) => {
+    const begun = Date.now();
+    const running = await container.withLabels(CONTAINER_LABELS).withNetworkMode('bridge').start();
+    started.push(running);
+    await ready(running);
+    log(`started container ${running.getId().slice(0, 12)} ${running.getName().replace(/^\//, '')} (${name}) in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+    return running;
+  };
+  // The readiness of each, seen from here: a log line, an HTTP answer, a
+  // connection. Not the images' health checks (podman runs those from systemd
+  // timers, absent in CI), nor checks that exec into the container (podman
+  // keeps a process per exec for minutes after).
+  const results = await Promise.allSettled([
+    startOne(
+      'PostgreSQL',
+      new PostgreSqlContainer(images.postgres)
+        // Durability is not under test: no fsync, as the test servers of CI images do.
+        .withCommand(['postgres', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])
+        .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/)),
+      // The official image logs that line once for its init-time server too: connect to be sure.
+      (postgres) => untilConnects(postgres.getConnectionUri()),
+    ),
+    startOne(
+      'NATS',
+      new GenericContainer(images.nats)
+        .withCommand(['-js'])
+        .withExposedPorts(4222)
+        .withWaitStrategy(Wait.forLogMessage(/Server is ready/)),
+    ),
+    startOne('Redis', new RedisContainer(images.redis)),
+    startOne(
+      'MinIO',
+      new GenericContainer(images.minio)
+        .withCommand(['server', '/data'])
+        .withEnvironment({ MINIO_ROOT_USER: 'vault-test', MINIO_ROOT_PASSWORD: 'vault-test-secret' })
+        .withExposedPorts(9000)
+        .withWaitStrategy(Wait.forHttp('/minio/health/live', 9000)),
+    ),
   ]);
-  started.push(postgres, nats, redis, minio);
-  for (const c of started) process.stdout.write(`  started container ${c.getId().slice(0, 12)} ${c.getName()}\n`);
+  const failed = results.filter((r) => r.status === 'rejected');
+  if (failed.length > 0) {
+    // No teardown follows a failed setup: remove what did start, then fail.
+    await stopContainers();
+    const hint = process.env.VAULT_IT_IMAGES === 'local' ? '\nThe local images are made by: bash scripts/containers/servers/build.sh' : '';
+    throw new Error(`testcontainers could not start every server:\n  ${failed.map((r) => r.reason?.message ?? r.reason).join('\n  ')}${hint}`);
+  }
+  const [postgres, nats, redis, minio] = results.map((r) => r.value);
   return {
     source: 'testcontainers',
     databaseUrl: postgres.getConnectionUri(),
@@ -69,12 +139,35 @@ export async function startContainers() {
   };
 }
 
+async function untilConnects(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${redact(url)} did not accept a connection: ${error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Removes every container this run started (testcontainers' stop removes it, with its volumes). */
 export async function stopContainers() {
+  const problems = [];
   for (const container of started.splice(0)) {
     const id = container.getId().slice(0, 12);
-    await container.stop();
-    process.stdout.write(`  removed container ${id}\n`);
+    try {
+      await container.stop();
+      process.stdout.write(`  removed container ${id} ${container.getName().replace(/^\//, '')}\n`);
+    } catch (error) {
+      problems.push(`${id}: ${error.message}`);
+    }
   }
+  if (problems.length > 0) throw new Error(`containers not removed:\n  ${problems.join('\n  ')}`);
 }
 
 /** Fails loudly, naming every server that does not answer, instead of skipping tests. */

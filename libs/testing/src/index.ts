@@ -1,4 +1,5 @@
 export * from './servers.js';
 export * from './test-database.js';
+export * from './test-redis.js';
 export * from './http-client.js';
 export * from './images.js';
