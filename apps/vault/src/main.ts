@@ -1,5 +1,8 @@
-import { loadVaultConfig, run, startEmbedded } from '@vault/host';
-import { domainModules } from './domains.js';
+// First, before the rest of the process is even loaded: the heap settings of the embedded vault.
+import './memory-settings.js';
+
+const { loadVaultConfig, run, startEmbedded } = await import('@vault/host');
+const { domainModules } = await import('./domains.js');
 
 run(() => {
   const config = loadVaultConfig();

@@ -15,11 +15,22 @@ export type Connection =
   | { kind: 'pglite'; client: PGlite; close(): Promise<void>; ping(): Promise<void> }
   | { kind: 'postgres'; pool: pg.Pool; close(): Promise<void>; ping(): Promise<void> };
 
+/**
+ * PostgreSQL's defaults size shared memory for a server of 100 connections
+ * with 128 MB of buffers; PGlite runs one single-user backend inside this
+ * process, and its WASM memory stays resident. 16 MB of buffers hold a vault
+ * of tens of thousands of rows (the files stay in the OS page cache as well)
+ * and keep the idle process small (docs/performance.md).
+ */
+export const PGLITE_SETTINGS = ['shared_buffers=16MB', 'max_connections=5'];
+
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
   if (options.kind === 'pglite') {
     // Owner-only: the files are the owner's private life.
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    const client = await PGlite.create(options.dataDir);
+    const client = await PGlite.create(options.dataDir, {
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+    });
     return {
       kind: 'pglite',
       client,
