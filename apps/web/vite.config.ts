@@ -3,11 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { brotliCopies, routeHints } from './route-hints';
+import { SIGNED_IN_SHELL_MODULE, screenHints } from './src/screens/screen-hints';
 
 const contracts = fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), routeHints(SIGNED_IN_SHELL_MODULE, screenHints), brotliCopies()],
   resolve: {
     alias: {
       '@vault/contracts': contracts,

@@ -10,14 +10,20 @@ const gzipAsync = promisify(gzip);
 // Quality 4: most of brotli's gain at a fraction of its default (11) cost, for answers made per request.
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
-/** The best encoding the client accepts (`br`, then `gzip`), honouring `;q=0`. */
-export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+/** The encodings an Accept-Encoding header names, less those it refuses with `;q=0`. */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
   const accepted = new Set<string>();
   for (const part of String(header ?? '').split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
     if (name && !refused) accepted.add(name);
   }
+  return accepted;
+}
+
+/** The best encoding the client accepts (`br`, then `gzip`). */
+export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const accepted = acceptedEncodings(header);
   return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
 }
 

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readSessionId } from '../session/session-cookie.js';
+import { acceptedEncodings } from './compression.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,36 +23,50 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.webmani
 interface WebFile {
   body: Buffer;
   gzip?: Buffer;
+  /** Made by the build (`name.br` beside the file), never at start. */
+  br?: Buffer;
   contentType: string;
   etag: string;
   immutable: boolean;
 }
 
+/** The build's list, per signed-in path, of the chunks and first reads of that screen (apps/web/route-hints.ts). */
+const ROUTE_HINTS = '/route-hints.json';
+type RouteHints = Record<string, { modules: string[]; reads: string[] }>;
+
 /**
  * The built single-page app, read into memory once at start (a few hundred
  * kilobytes) and gzipped ahead of time. Its files are served as they are; any
  * other page path gets index.html so the app's router decides what to show.
+ * To a browser with a session cookie, the page for a screen's path also names
+ * that screen's code and first reads, so they load alongside the main script
+ * instead of after it (they are public files and owner-only reads: a stale
+ * cookie costs a wasted request, never data).
  */
 export class WebApp {
   private readonly files = new Map<string, WebFile>();
   private readonly index: WebFile;
+  private readonly signedInPages = new Map<string, WebFile>();
 
   constructor(readonly distDir: string) {
     if (!existsSync(join(distDir, 'index.html'))) throw new Error(`The web app is not built: ${join(distDir, 'index.html')} is missing`);
-    for (const path of walk(distDir)) {
+    const paths = [...walk(distDir)];
+    const brotli = new Set(paths.filter((path) => path.endsWith('.br')));
+    for (const path of paths) {
+      if (brotli.has(path)) continue;
       const urlPath = `/${relative(distDir, path).split(sep).join('/')}`;
-      const extension = extname(path);
-      const body = readFileSync(path);
-      this.files.set(urlPath, {
-        body,
-        gzip: COMPRESSIBLE.has(extension) && body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined,
-        contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
-        etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-        // Vite names assets by content hash: they never change under one name.
-        immutable: urlPath.startsWith('/assets/'),
-      });
+      const br = brotli.has(`${path}.br`) ? readFileSync(`${path}.br`) : undefined;
+      this.files.set(urlPath, webFile(urlPath, readFileSync(path), br));
     }
     this.index = this.files.get('/index.html')!;
+    const hints = this.files.get(ROUTE_HINTS);
+    if (hints) {
+      this.files.delete(ROUTE_HINTS);
+      const html = this.index.body.toString('utf8');
+      for (const [page, hint] of Object.entries(JSON.parse(hints.body.toString('utf8')) as RouteHints)) {
+        this.signedInPages.set(page, webFile('/index.html', Buffer.from(html.replace('</head>', `${hintLinks(hint)}  </head>`))));
+      }
+    }
   }
 
   /** A page path that the app's router handles (not the API, health or objects). */
@@ -69,23 +85,51 @@ export class WebApp {
   }
 
   sendIndex(request: FastifyRequest, reply: FastifyReply) {
-    this.send(request, reply, this.index);
+    const path = request.url.split('?')[0].replace(/\/+$/, '') || '/';
+    const page = readSessionId(request) ? this.signedInPages.get(path) : undefined;
+    this.send(request, reply, page ?? this.index, 'accept-encoding, cookie');
   }
 
-  private send(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
+  private send(request: FastifyRequest, reply: FastifyReply, file: WebFile, vary = 'accept-encoding') {
     reply
       .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .header('etag', file.etag)
-      .header('vary', 'accept-encoding')
+      .header('vary', vary)
       .type(file.contentType);
     if (request.headers['if-none-match'] === file.etag) {
       reply.status(304).send();
       return;
     }
-    const gzip = file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    if (gzip) reply.header('content-encoding', 'gzip');
-    reply.status(200).send(gzip ? file.gzip : file.body);
+    const accepted = acceptedEncodings(request.headers['accept-encoding']);
+    const [encoding, body] =
+      file.br && accepted.has('br') ? ['br', file.br] : file.gzip && accepted.has('gzip') ? ['gzip', file.gzip] : [undefined, file.body];
+    if (encoding) reply.header('content-encoding', encoding);
+    reply.status(200).send(body);
   }
+}
+
+function webFile(urlPath: string, body: Buffer, br?: Buffer): WebFile {
+  const extension = extname(urlPath);
+  return {
+    body,
+    br,
+    gzip: COMPRESSIBLE.has(extension) && body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined,
+    contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    // Vite names assets by content hash: they never change under one name.
+    immutable: urlPath.startsWith('/assets/'),
+  };
+}
+
+/** The screen's chunks as module preloads (credentials as Vite's own script tag) and its first reads as fetch preloads (as the app's fetch). */
+function hintLinks(hint: { modules: string[]; reads: string[] }): string {
+  const modules = hint.modules.map((href) => `  <link rel="modulepreload" crossorigin href="${escapeAttribute(href)}" />\n`);
+  const reads = hint.reads.map((href) => `  <link rel="preload" href="${escapeAttribute(href)}" as="fetch" crossorigin="anonymous" />\n`);
+  return [...modules, ...reads].join('');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 function* walk(dir: string): Generator<string> {
