@@ -39,6 +39,13 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { say "usage: with-podman-api.sh [--netns] -- COMMAND [ARGS...]"; exit 2; }
 
+# What podman needs here, checked first: without iptables, netavark fails each
+# container's port mapping with a bare "No such file or directory".
+for tool in podman runc iptables; do
+  command -v "$tool" >/dev/null || { say "$tool is missing (apt-get install $tool)"; exit 1; }
+done
+[ -x /usr/lib/podman/netavark ] || { say "netavark is missing (apt-get install netavark)"; exit 1; }
+
 # Containers of this run carry this label (the suite sets it on each one,
 # from VAULT_IT_RUN): leftovers of this run are told from another's.
 export VAULT_IT_RUN="run-$$"
