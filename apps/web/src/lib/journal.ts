@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQuery
 import { apiJson, apiRequest, throwIfResNotOk } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
+import { enUsDateFormat } from './date-format';
 
 /** A journal entry as GET /api/journal lists it (spec section 3). */
 export interface JournalEntry {
@@ -124,9 +125,7 @@ export function formatEntryTime(value: string | null | undefined): string {
   return ENTRY_TIME.format(date);
 }
 
-// One formatter for every entry: toLocaleString would build a new one per call,
-// which took most of the journal screen's first render.
-const ENTRY_TIME = new Intl.DateTimeFormat('en-US', {
+const ENTRY_TIME = enUsDateFormat({
   year: 'numeric',
   month: 'short',
   day: 'numeric',

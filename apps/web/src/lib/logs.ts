@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { enUsDateFormat } from './date-format';
 
 /** One access attempt (spec section 3). */
 export interface AccessLog {
@@ -38,8 +39,7 @@ export function formatLogTime(value: string): string {
   return LOG_TIME.format(date);
 }
 
-// Built once: a formatter per row would dominate rendering a long log.
-const LOG_TIME = new Intl.DateTimeFormat('en-US', {
+const LOG_TIME = enUsDateFormat({
   year: 'numeric',
   month: 'short',
   day: 'numeric',

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
+import { enUsDateFormat } from './date-format';
 
 /** A study (spec section 3); completedAt is set in the completed list. */
 export interface Study {
@@ -136,9 +137,8 @@ export function formatCompletedAt(value: string | null | undefined): string {
   );
 }
 
-// Formatters are built once, not per study: building one costs far more than using it.
-const MONTH_LABEL = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' });
-const COMPLETED_AT = new Intl.DateTimeFormat('en-US', {
+const MONTH_LABEL = enUsDateFormat({ month: 'long', year: 'numeric' });
+const COMPLETED_AT = enUsDateFormat({
   year: 'numeric',
   month: 'long',
   day: 'numeric',

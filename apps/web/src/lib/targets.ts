@@ -3,6 +3,7 @@ import type { Target } from '@vault/contracts';
 import { apiJson } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
+import { enUsDateFormat } from './date-format';
 
 export const TARGETS_KEY = ['/api/targets'] as const;
 
@@ -33,8 +34,7 @@ export function formatDate(value: string | null | undefined): string {
   return SHORT_DATE.format(date);
 }
 
-// Built once, not per target row.
-const SHORT_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const SHORT_DATE = enUsDateFormat({ year: 'numeric', month: 'short', day: 'numeric' });
 
 /** The target list, shared by the targets screen and the dashboard. */
 export function useTargets() {
