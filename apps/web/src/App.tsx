@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { InitializingScreen, NotFoundScreen } from './components/status-screens';
@@ -6,10 +6,11 @@ import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
 import { LoginScreen } from './screens/login';
 import { useAuth, useOwner, useSystemStatus } from './lib/session';
+import { lazyScreen } from './screens/lazy-screen';
 import { loadAuthenticatedApp, preloadSignedInScreen } from './screens/screen-loaders';
 
 // Everything behind the login is loaded on demand so the login screen stays small.
-const AuthenticatedApp = lazy(loadAuthenticatedApp);
+const AuthenticatedApp = lazyScreen(loadAuthenticatedApp);
 
 /** Root component: system status, then authentication, then the routes (spec section 2.1). */
 export function App() {
@@ -39,8 +40,16 @@ function VaultGate() {
 function AuthGate({ owner, auth }: { owner: ReturnType<typeof useOwner>; auth: ReturnType<typeof useAuth> }) {
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
+  // The signed-in shell is rendered once its code and the screen's have arrived, so
+  // that neither shows a loading fallback first (INITIALIZING VAULT... stays meanwhile).
+  const [codeLoaded, setCodeLoaded] = useState(() => loadAuthenticatedApp.loaded() !== undefined);
   useEffect(() => {
-    if (auth.isAuthenticated) void preloadSignedInScreen(pathname, queryClient);
+    if (!auth.isAuthenticated) return;
+    let current = true;
+    void preloadSignedInScreen(pathname, queryClient).then(() => current && setCodeLoaded(true));
+    return () => {
+      current = false;
+    };
     // Only at sign-in: later navigation loads its screen as it renders.
   }, [auth.isAuthenticated]);
 
@@ -56,6 +65,7 @@ function AuthGate({ owner, auth }: { owner: ReturnType<typeof useOwner>; auth: R
     );
   }
 
+  if (!codeLoaded) return <InitializingScreen />;
   return (
     <Suspense fallback={<InitializingScreen />}>
       <AuthenticatedApp />

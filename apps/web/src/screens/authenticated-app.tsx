@@ -1,11 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Outlet, Route, Routes } from 'react-router-dom';
 import { AppHeader } from '../components/header';
 import { NotFoundScreen, ScreenLoading } from '../components/status-screens';
+import { lazyScreen } from './lazy-screen';
 import { signedInScreens } from './screen-loaders';
 
 // One lazy component per screen, made once from the shared table.
-const screenRoutes = signedInScreens.map(({ path, load }) => ({ path, Screen: lazy(load) }));
+const screenRoutes = signedInScreens.map(({ path, load }) => ({ path, Screen: lazyScreen(load) }));
 
 function Shell() {
   return (

@@ -2,10 +2,32 @@ import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { journalPagesQuery } from '../lib/journal';
 
+/** A screen's module: its component is the default export. */
+export interface ScreenModule {
+  default: ComponentType;
+}
+
+/** Loads a module once, whoever asks first (a failed load may be asked again), and says whether it is here yet. */
+export type OnceLoader<T> = (() => Promise<T>) & { loaded(): T | undefined };
+
+export function loadOnce<T>(load: () => Promise<T>): OnceLoader<T> {
+  let module: T | undefined;
+  let loading: Promise<T> | undefined;
+  const loader = () =>
+    (loading ??= load().then(
+      (loadedModule) => (module = loadedModule),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return Object.assign(loader, { loaded: () => module });
+}
+
 /** A signed-in screen: its path, its code (loaded on demand), and the first data worth fetching with it. */
 export interface SignedInScreen {
   path: string;
-  load: () => Promise<{ default: ComponentType }>;
+  load: OnceLoader<ScreenModule>;
   prefetch?: (queryClient: QueryClient) => Promise<unknown>;
 }
 
@@ -15,29 +37,31 @@ export interface SignedInScreen {
  * is fetched once, whichever asks first.
  */
 export const signedInScreens: readonly SignedInScreen[] = [
-  { path: '/', load: () => import('./dashboard') },
-  { path: '/weekly-schedule', load: () => import('./weekly-schedule') },
+  { path: '/', load: loadOnce(() => import('./dashboard')) },
+  { path: '/weekly-schedule', load: loadOnce(() => import('./weekly-schedule')) },
   // The journal's first page is the slowest first read: fetched with the screen's code.
-  { path: '/journal', load: () => import('./journal'), prefetch: (queryClient) => queryClient.prefetchInfiniteQuery(journalPagesQuery) },
-  { path: '/targets', load: () => import('./targets') },
-  { path: '/bonaparte', load: () => import('./bonaparte') },
-  { path: '/logs', load: () => import('./logs') },
-  { path: '/studies-archive', load: () => import('./studies-archive') },
+  { path: '/journal', load: loadOnce(() => import('./journal')), prefetch: (queryClient) => queryClient.prefetchInfiniteQuery(journalPagesQuery) },
+  { path: '/targets', load: loadOnce(() => import('./targets')) },
+  { path: '/bonaparte', load: loadOnce(() => import('./bonaparte')) },
+  { path: '/logs', load: loadOnce(() => import('./logs')) },
+  { path: '/studies-archive', load: loadOnce(() => import('./studies-archive')) },
 ];
 
 /** The header, navigation and routes of a signed-in owner. */
-export const loadAuthenticatedApp = () => import('./authenticated-app');
+export const loadAuthenticatedApp = loadOnce(() => import('./authenticated-app'));
 
 /**
  * Once the owner is known to be signed in: fetch the app shell, the current
  * screen's code and its first data all at once, instead of one after another
- * as each one renders. Settles when all of them have (a failed preload is left
- * for the screen itself to retry and report).
+ * as each one renders. Settles when the code has arrived (or failed: the
+ * screen then retries and reports); the data comes when it comes, and the
+ * screen shows its own loading state meanwhile.
  */
 export function preloadSignedInScreen(pathname: string, queryClient: QueryClient): Promise<void> {
   const path = pathname.replace(/\/+$/, '') || '/';
   const screen = signedInScreens.find((s) => s.path === path);
-  const started: Promise<unknown>[] = [loadAuthenticatedApp()];
-  if (screen) started.push(screen.load(), screen.prefetch?.(queryClient) ?? Promise.resolve());
-  return Promise.allSettled(started).then(() => undefined);
+  void screen?.prefetch?.(queryClient);
+  const code: Promise<unknown>[] = [loadAuthenticatedApp()];
+  if (screen) code.push(screen.load());
+  return Promise.allSettled(code).then(() => undefined);
 }
