@@ -17,3 +17,15 @@ export function enUsDateFormat(options: Intl.DateTimeFormatOptions): DateFormat 
     format: (date) => (formatter ??= new Intl.DateTimeFormat('en-US', options)).format(date),
   };
 }
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * "Sunday, November 22" (en-US, local time), as the dashboard's welcome shows
+ * it: written out here, not with Intl, so that the dashboard's first render does
+ * not pay for loading the browser's locale data.
+ */
+export function weekdayMonthDay(date: Date): string {
+  return `${WEEKDAYS[date.getDay()]}, ${MONTHS[date.getMonth()]} ${date.getDate()}`;
+}

@@ -3,6 +3,7 @@ import { useAuth } from '../../lib/session';
 import { useTargets } from '../../lib/targets';
 import { BookIcon, ShieldIcon, SkullIcon } from '../icons';
 import { StatCard } from '../stat-card';
+import { weekdayMonthDay } from '../../lib/date-format';
 
 interface Quote {
   text: string;
@@ -38,7 +39,7 @@ export function StatRow() {
   const journal = useJournalCount();
   const targets = useTargets();
   const quote = quoteOfTheDay();
-  const today = new Date().toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' });
+  const today = weekdayMonthDay(new Date());
   const eliminated = targets.data?.filter((t) => t.completed).length ?? 0;
 
   return (
