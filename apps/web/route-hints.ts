@@ -23,7 +23,8 @@ export function routeHints(shellModule: string, screens: Record<string, ScreenHi
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((output): output is OutputChunk => output.type === 'chunk');
       const chunkOf = (module: string) => {
-        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/${module}`));
+        // The chunk that holds the module (its own, or a group's).
+        const chunk = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(`/${module}`)));
         if (!chunk) this.error(`route hints: no chunk is built from ${module}`);
         return chunk;
       };

@@ -5,7 +5,7 @@
 // second process, bounded in time.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,8 +77,10 @@ function bundle(dir) {
   };
   const login = new Set();
   for (const file of entry) staticImports(file, login);
+  // The dashboard adds the chunks its route hint names (the build's list for `/`).
   const dashboard = new Set(login);
-  for (const name of readdirSync(join(dir, 'assets')).filter((f) => /^(authenticated-app|dashboard)-.*\.js$/.test(f))) staticImports(`assets/${name}`, dashboard);
+  const hints = JSON.parse(readFileSync(join(dir, 'route-hints.json'), 'utf8'));
+  for (const file of hints['/'].modules) staticImports(file.slice(1), dashboard);
   const sum = (files, ext) => [...files].filter((f) => f.endsWith(ext)).reduce((n, f) => n + gz(f), 0) / 1024;
   return { loginJs: sum(login, '.js'), loginCss: sum(login, '.css'), dashboardJs: sum(dashboard, '.js'), dashboardCss: sum(dashboard, '.css') };
 }
