@@ -1,14 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
 import type { Plugin } from 'vite';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import type { ScreenHint } from './src/screens/screen-hints';
 
 /** What the gateway reads: for each signed-in path, the chunks and reads to name in its page. */
 export type RouteHints = Record<string, { modules: string[]; reads: string[] }>;
-
-const COMPRESSIBLE = /\.(js|css|svg)$/;
 
 /**
  * Writes route-hints.json beside the build: each screen's hint with its
@@ -47,25 +42,4 @@ function collectStaticImports(bundle: OutputBundle, chunk: OutputChunk, files: S
     const output = bundle[imported];
     if (output?.type === 'chunk') collectStaticImports(bundle, output, files);
   }
-}
-
-/**
- * Adds a brotli copy (`name.br`, best quality) of each text file over 1 KB, made
- * once at build time from the files as written (after every other plugin has
- * had its say): about 15 % smaller than gzip, too slow to make at start.
- */
-export function brotliCopies(): Plugin {
-  return {
-    name: 'vault-brotli-copies',
-    apply: 'build',
-    writeBundle(options, bundle) {
-      for (const fileName of Object.keys(bundle)) {
-        if (!COMPRESSIBLE.test(fileName)) continue;
-        const path = join(options.dir!, fileName);
-        const bytes = readFileSync(path);
-        if (bytes.length <= 1024) continue;
-        writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
-      }
-    },
-  };
 }

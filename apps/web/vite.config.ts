@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { brotliCopies, routeHints } from './route-hints';
+import { brotliCopies } from './brotli-copies';
+import { routeHints } from './route-hints';
 import { SIGNED_IN_SHELL_MODULE, screenHints } from './src/screens/screen-hints';
 
 const contracts = fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url));

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
 /** What a labelled field takes: its label, its text, and the element's other attributes. */
 type FieldProps<Attributes> = Omit<Attributes, 'id' | 'value' | 'onChange'> & {
@@ -7,6 +7,18 @@ type FieldProps<Attributes> = Omit<Attributes, 'id' | 'value' | 'onChange'> & {
   onChange: (value: string) => void;
 };
 
+/** A control under its label, the label pointing at the control's id. */
+function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 /**
  * A labelled one-line field in the vault's style. Browsers offer no earlier
  * entries unless `autoComplete` says otherwise: these are private notes.
@@ -14,10 +26,7 @@ type FieldProps<Attributes> = Omit<Attributes, 'id' | 'value' | 'onChange'> & {
 export function TextField({ label, value, onChange, className, ...attributes }: FieldProps<InputHTMLAttributes<HTMLInputElement>>) {
   const id = useId();
   return (
-    <div>
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <input
         id={id}
         className={className ? `field ${className}` : 'field'}
@@ -26,7 +35,7 @@ export function TextField({ label, value, onChange, className, ...attributes }: 
         autoComplete="off"
         {...attributes}
       />
-    </div>
+    </Labelled>
   );
 }
 
@@ -34,10 +43,7 @@ export function TextField({ label, value, onChange, className, ...attributes }: 
 export function TextAreaField({ label, value, onChange, className, ...attributes }: FieldProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
   const id = useId();
   return (
-    <div>
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <textarea
         id={id}
         className={`field resize-y ${className ?? 'min-h-24'}`}
@@ -45,6 +51,6 @@ export function TextAreaField({ label, value, onChange, className, ...attributes
         onChange={(e) => onChange(e.target.value)}
         {...attributes}
       />
-    </div>
+    </Labelled>
   );
 }

@@ -33,7 +33,7 @@ export interface SignedInScreen {
 
 /**
  * The one table of signed-in screens (spec section 2.1): the routes are made
- * from it (React.lazy) and so is the preload at sign-in, so a screen's chunk
+ * from it (lazyScreen) and so is the preload at sign-in, so a screen's chunk
  * is fetched once, whichever asks first.
  */
 export const signedInScreens: readonly SignedInScreen[] = [
