@@ -129,6 +129,29 @@ function failingAudits(lhr, category) {
     .map((audit) => audit.id);
 }
 
+/**
+ * One Lighthouse run of a page. A run that fails in Lighthouse itself (for
+ * example NO_NAVSTART, a trace recorded without its navigation, for which
+ * Lighthouse's own advice is to run it again) is run once more; a second
+ * failure fails the script.
+ */
+async function auditPage(port, page) {
+  for (let attempt = 1; ; attempt++) {
+    const runner = await lighthouse(page.url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['accessibility', 'performance'],
+      extraHeaders: page.headers,
+    });
+    if (!runner) throw new Error(`Lighthouse returned nothing for ${page.name}.`);
+    const error = runner.lhr.runtimeError;
+    if (!error) return runner;
+    if (attempt === 2) throw new Error(`Lighthouse failed on ${page.name} twice: ${error.message}`);
+    log(`Lighthouse failed on ${page.name} (${error.code}); running it once more.`);
+  }
+}
+
 async function main() {
   const skipBuild = process.argv.includes('--skip-build');
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (apt-get install chromium); no browser is downloaded.`);
@@ -161,16 +184,8 @@ async function main() {
     ];
     const results = [];
     for (const page of pages) {
-      const runner = await lighthouse(page.url, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['accessibility', 'performance'],
-        extraHeaders: page.headers,
-      });
-      if (!runner) throw new Error(`Lighthouse returned nothing for ${page.name}.`);
+      const runner = await auditPage(chrome.port, page);
       const { lhr } = runner;
-      if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${page.name}: ${lhr.runtimeError.message}`);
       if (!requestedPaths(lhr).has(page.expectPath)) {
         throw new Error(`The ${page.name} run never requested ${page.expectPath}: Lighthouse did not see that screen.`);
       }
