@@ -50,9 +50,10 @@ async function startNewVault() {
 }
 
 async function setPassword() {
+  const config = loadVaultConfig();
   const connection = await openAuthConnection();
   try {
-    await setOwnerPassword(connection, await readPassword());
+    await setOwnerPassword(connection, await readPassword(), [config.VAULT_OWNER_NAME, config.VAULT_OWNER_USERNAME]);
     process.stdout.write('The owner password has been changed. Sign in again with it.\n');
   } finally {
     await connection.close();

@@ -1,7 +1,7 @@
 import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
 import { authOptions, type VaultConfig } from '@vault/host';
-import { JournalModule, loadOrCreateKeyFile, parseMasterKey } from '@vault/journal';
+import { JournalModule, parseMasterKey } from '@vault/journal';
 import { MediaModule } from '@vault/media';
 import { PlannerModule } from '@vault/planner';
 import { randomBytes } from 'node:crypto';
@@ -20,9 +20,7 @@ export function domainModules(config: VaultConfig) {
   ];
 }
 
-/** VAULT_MASTER_KEY when given; otherwise the key file beside the data, made on the first run. */
-export function embeddedMasterKey(config: VaultConfig): Buffer {
-  return config.VAULT_MASTER_KEY
-    ? parseMasterKey(config.VAULT_MASTER_KEY)
-    : loadOrCreateKeyFile(join(resolve(config.VAULT_DATA_DIR), 'master.key'));
+/** VAULT_MASTER_KEY when given; otherwise the key file beside the data, made with the first data key and deleted by a self-destruct. */
+export function embeddedMasterKey(config: VaultConfig): Buffer | { file: string } {
+  return config.VAULT_MASTER_KEY ? parseMasterKey(config.VAULT_MASTER_KEY) : { file: join(resolve(config.VAULT_DATA_DIR), 'master.key') };
 }

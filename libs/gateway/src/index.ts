@@ -6,3 +6,4 @@ export * from './http/security-headers.js';
 export * from './session/session.store.js';
 export { SESSION_COOKIE } from './session/session-cookie.js';
 export { DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './auth/login-rate-limit.js';
+export { SelfDestructService } from './vault/self-destruct.service.js';

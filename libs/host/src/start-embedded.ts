@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { GatewayModule, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
+import { GatewayModule, SelfDestructService, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
 import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
 import { HealthModule } from '@vault/platform';
 import { EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
@@ -44,7 +44,18 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
   await configureHttpServer(app, logger, web);
   app.connectMicroservice(microserviceOptions(transport, 'vault'));
   app.enableShutdownHooks();
+  // A start that fails (a bad password, say) must release the database files for the next try.
+  await app.init().catch(async (error: unknown) => {
+    await app.close().catch(() => undefined);
+    throw error;
+  });
   await app.startAllMicroservices();
+  // A self-destruct that a crash cut short is finished before the first answer.
+  const unfinished = await app.get(SelfDestructService).finishInterruptedErasure();
+  if (unfinished.length > 0) {
+    await app.close();
+    throw new Error(`This vault is destroyed, but ${unfinished.join(', ')} could not finish erasing its data: not serving. Start it again to retry.`);
+  }
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'Vault is open (embedded mode)');
   return app;

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setOwnerPassword } from '@vault/auth';
 import { openConnection } from '@vault/persistence';
 import { ApiClient } from '@vault/testing';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
@@ -14,6 +16,8 @@ import { describeMediaApi } from './media-api.behaviour.js';
 import { describePlannerApi } from './planner-api.behaviour.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { describeTargetsApi } from './targets-api.behaviour.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('embedded mode: one process, PGlite files, sessions in memory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-embedded-'));
@@ -91,6 +95,30 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     // Back to the configured password for the tests that follow.
     await vault.close();
     vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
+  });
+
+  it('refuses a common, patterned or name-based password from the CLI and at start (ASVS 5.0 V6.2)', async () => {
+    await vault.close();
+    const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
+    for (const weak of ['password1234', 'aaaaaaaaaaaa', 'qwertyuiop123', `${OWNER.username}${OWNER.username}2024`]) {
+      await expect(setOwnerPassword(connection, weak, [OWNER.name, OWNER.username])).rejects.toThrow('too easy to guess');
+    }
+    await expect(setOwnerPassword(connection, 'x'.repeat(257))).rejects.toThrow('at most 256 characters');
+    await connection.close();
+    // The command itself, as an operator runs it.
+    const cli = spawnSync(process.execPath, [join(root, 'apps/vault/dist/cli.js'), 'set-password'], {
+      input: 'password1234\n',
+      encoding: 'utf8',
+      env: { ...process.env, VAULT_MODE: 'embedded', VAULT_DATA_DIR: dataDir },
+      timeout: 30_000,
+    });
+    expect([cli.status, cli.stderr.trim()]).toEqual([1, expect.stringContaining('The password is too easy to guess')]);
+    await expect(startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, VAULT_OWNER_PASSWORD: 'password1234' }))).rejects.toThrow(
+      'VAULT_OWNER_PASSWORD: is too easy to guess',
+    );
+    // Nothing changed: the configured password still signs in.
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir }));
+    expect((await new ApiClient(vault.url).login(OWNER.username, OWNER.password)).status).toBe(200);
   });
 
   it('answers its health checks', async () => {

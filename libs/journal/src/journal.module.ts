@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { DataKeyService, MASTER_KEY } from './crypto/data-key.service.js';
+import { fixedMasterKey, masterKeyFile } from './crypto/master-key-source.js';
 import { JournalEraseHandlers } from './erase/journal-erase.handlers.js';
 import { JOURNAL_DB, JOURNAL_MIGRATIONS } from './database.js';
 import { EntriesRepository } from './entries/entries.repository.js';
@@ -9,8 +10,11 @@ import { JournalService } from './entries/journal.service.js';
 
 export interface JournalOptions {
   migrate: boolean;
-  /** 32 bytes from VAULT_MASTER_KEY or the embedded key file; it wraps the data key. */
-  masterKey: Buffer;
+  /**
+   * What wraps the data key: 32 bytes from VAULT_MASTER_KEY, or (embedded
+   * mode) the path of the key file beside the data, which an erase deletes.
+   */
+  masterKey: Buffer | { file: string };
 }
 
 /** journal-svc: entries encrypted at rest under a data key the database holds only wrapped. */
@@ -23,7 +27,7 @@ export class JournalModule {
         ServiceDatabaseModule.forService({ token: JOURNAL_DB, schema: 'journal', migrationsFolder: JOURNAL_MIGRATIONS, migrate: options.migrate }),
       ],
       controllers: [JournalHandlers, JournalEraseHandlers],
-      providers: [{ provide: MASTER_KEY, useValue: options.masterKey }, DataKeyService, EntriesRepository, JournalService],
+      providers: [{ provide: MASTER_KEY, useValue: Buffer.isBuffer(options.masterKey) ? fixedMasterKey(options.masterKey) : masterKeyFile(options.masterKey.file) }, DataKeyService, EntriesRepository, JournalService],
     };
   }
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DataKeyService } from '../src/crypto/data-key.service.js';
+import { fixedMasterKey } from '../src/crypto/master-key-source.js';
 import { JOURNAL_MIGRATIONS } from '../src/database.js';
 import { rewrapDataKey } from '../src/index.js';
 
@@ -17,7 +18,7 @@ describe('master key rotation', () => {
   let connection: Connection;
   const keyA = randomBytes(32);
   const keyB = randomBytes(32);
-  const dataKeyWith = async (masterKey: Buffer) => new DataKeyService(drizzleFor(connection), masterKey).current();
+  const dataKeyWith = async (masterKey: Buffer) => new DataKeyService(drizzleFor(connection), fixedMasterKey(masterKey)).current();
 
   beforeAll(async () => {
     db = await createTestDatabase();

@@ -1,12 +1,17 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ConfigError } from '@vault/platform';
+import { VaultStateRepository } from '../vault-state/vault-state.repository.js';
 import { OwnerCredentialRepository } from './owner-credential.repository.js';
 import { OWNER_OPTIONS, type OwnerOptions } from './owner.options.js';
 import { generatePassword, hashPassword, isArgon2idHash, verifyPassword } from './password-hasher.js';
+import { passwordProblem } from './password-policy.js';
 
 /**
  * Makes sure the owner has a credential before the service answers: the
  * configured hash or password, else the stored one, else (embedded first run)
  * a generated password that is printed once and kept only as its hash.
+ * A destroyed vault gets no credential at all: nothing is stored again until
+ * the operator starts a new vault.
  */
 @Injectable()
 export class OwnerCredentialService implements OnModuleInit {
@@ -16,9 +21,12 @@ export class OwnerCredentialService implements OnModuleInit {
   constructor(
     @Inject(OWNER_OPTIONS) private readonly owner: OwnerOptions,
     private readonly credentials: OwnerCredentialRepository,
+    private readonly state: VaultStateRepository,
   ) {}
 
   async onModuleInit() {
+    await this.refuseWeakConfiguredPassword();
+    if ((await this.state.read()).destroyed) return;
     this.passwordHash = await this.resolveHash();
   }
 
@@ -32,6 +40,14 @@ export class OwnerCredentialService implements OnModuleInit {
     // Verify even for a wrong username, so the answer takes as long either way.
     const passwordOk = hash ? await verifyPassword(hash, password) : false;
     return passwordOk && username === this.owner.username;
+  }
+
+  /** Checked at every start, stored or not, so a weak configured password never opens the vault. */
+  private async refuseWeakConfiguredPassword() {
+    const { password, passwordHash, name, username } = this.owner;
+    if (!password || passwordHash) return;
+    const problem = await passwordProblem(password, [name, username]);
+    if (problem) throw new ConfigError([`VAULT_OWNER_PASSWORD: ${problem}`]);
   }
 
   private async resolveHash(): Promise<string> {

@@ -16,18 +16,21 @@ export class OwnerHandlers {
   ) {}
 
   /**
-   * A locked-out address is refused before the password is even checked, so
-   * the right password does not open the vault until the lockout ends.
+   * The attempt claims its place in the address's streak before the password
+   * is hashed: a locked-out address is refused unjudged, so the right password
+   * does not open the vault until the lockout ends, however many attempts
+   * arrive at once.
    */
   @Handles(VerifyOwner)
   async verify(request: RpcRequest<typeof VerifyOwner>): Promise<Owner> {
     const ip = request.client?.ip ?? 'unknown';
-    if (await this.lockout.isLocked(ip)) throw new RpcFailure(423, LOCKED);
+    const claim = await this.lockout.claim(ip);
+    if (!claim.judged) throw new RpcFailure(423, LOCKED);
     if (!(await this.credentials.verify(request.username, request.password))) {
-      if (await this.lockout.recordFailure(ip)) throw new RpcFailure(423, LOCKED);
+      if (await this.lockout.recordFailure(ip, claim.position)) throw new RpcFailure(423, LOCKED);
       throw RpcFailure.unauthorized('Invalid credentials');
     }
-    await this.lockout.clear(ip);
+    await this.lockout.release(ip, claim.position);
     return this.ownerProfile();
   }
 

@@ -2,7 +2,9 @@ import { integer, text, timestamp } from 'drizzle-orm/pg-core';
 import { authSchema } from './auth.schema.js';
 
 /**
- * Consecutive failed sign-ins per client address, and the lockout they earned.
+ * Per client address: the sign-in attempts of the current streak (`failures`:
+ * each attempt is counted when it starts, and a success removes the places up
+ * to its own), when the last one started, and the lockout they earned.
  * Keyed by address rather than account: a stranger's guesses lock the
  * stranger out, not the owner (the vault has a single account).
  */

@@ -1,16 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MarkVaultDestroyed, VaultDestroyed, eraseContract } from '@vault/contracts';
+import { GetVaultState, MarkVaultDestroyed, VaultDestroyed, eraseContract } from '@vault/contracts';
 import { EventBus, RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
+import { ATTEMPT_COUNTER, type AttemptCounter } from '../auth/login-rate-limit.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
 import { VaultStateCache } from './vault-state.cache.js';
 
 /**
  * The self-destruct protocol: mark the vault destroyed (so everything is
- * refused from now on), end every session, broadcast the kept event, and ask
+ * refused from now on), then erase: end every session, forget the sign-in
+ * counters (they hold client addresses), broadcast the kept event, and ask
  * each service to erase and confirm. Success only when all have confirmed; a
- * service that does not answer erases from the event when it is back.
+ * service that does not answer erases from the event when it is back. Every
+ * step is idempotent, so the erase can be run again after a crash
+ * (`finishInterruptedErasure`).
  */
 @Injectable()
 export class SelfDestructService {
@@ -21,17 +25,14 @@ export class SelfDestructService {
     private readonly events: EventBus,
     private readonly state: VaultStateCache,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
   ) {}
 
   async execute(request: FastifyRequest): Promise<{ destroyed: true }> {
-    this.logger.warn({ ip: request.ip, userAgent: request.headers['user-agent'] }, 'Self-destruct requested by the owner');
+    this.logger.warn(`Self-destruct requested by the owner from ${request.ip} (${request.headers['user-agent'] ?? 'no user agent'})`);
     this.state.set(await this.rpc.send(MarkVaultDestroyed, {}));
-    await this.sessions.clear().catch((error: Error) => this.logger.error(`sessions not cleared: ${error.message}`));
-    this.events.publish(VaultDestroyed, { at: new Date().toISOString() });
-    await this.events.flush();
-    const results = await Promise.allSettled(this.options.services.map((service) => this.rpc.send(eraseContract(service), {})));
-    const missing = this.options.services.filter((_, i) => results[i].status === 'rejected');
+    const missing = await this.eraseEverything();
     if (missing.length > 0) {
       this.logger.error(`Self-destruct pending: ${missing.join(', ')} did not confirm`);
       throw new RpcFailure(
@@ -40,5 +41,28 @@ export class SelfDestructService {
       );
     }
     return { destroyed: true };
+  }
+
+  /**
+   * At start, before serving: a vault that is marked destroyed runs its erase
+   * again, in case a crash cut the last one short (the mark is written first).
+   * Returns the services that did not confirm.
+   */
+  async finishInterruptedErasure(): Promise<string[]> {
+    const state = this.state.set(await this.rpc.send(GetVaultState, {}));
+    if (!state.destroyed) return [];
+    const missing = await this.eraseEverything();
+    if (missing.length === 0) this.logger.log('The vault is destroyed: its erase is complete');
+    return missing;
+  }
+
+  /** Everything the erase does after the mark; the services that did not confirm. */
+  private async eraseEverything(): Promise<string[]> {
+    await this.sessions.clear().catch((error: Error) => this.logger.error(`sessions not cleared: ${error.message}`));
+    await this.attempts.clear().catch((error: Error) => this.logger.error(`sign-in counters not cleared: ${error.message}`));
+    this.events.publish(VaultDestroyed, { at: new Date().toISOString() });
+    await this.events.flush();
+    const results = await Promise.allSettled(this.options.services.map((service) => this.rpc.send(eraseContract(service), {})));
+    return this.options.services.filter((_, i) => results[i].status === 'rejected');
   }
 }

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openConnection } from '@vault/persistence';
+import { ApiClient, tinyPng } from '@vault/testing';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OWNER } from './stack.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const TRIALS = 20;
+const MAX_OFFSET_MS = 50;
+
+/**
+ * Issue 13, finding 2: the embedded vault killed (SIGKILL) 0-50 ms after a
+ * self-destruct was asked for. Whatever the moment, the next start either
+ * finds the vault untouched (the kill came before the destroyed mark) or
+ * finishes the erase before its first answer: no row but the vault state,
+ * no photo file, no master key file.
+ */
+describe('embedded self-destruct, killed at any moment', () => {
+  const work = mkdtempSync(join(tmpdir(), 'vault-crash-'));
+  const template = join(work, 'template');
+
+  beforeAll(async () => {
+    const vault = await startVault(template);
+    const owner = new ApiClient(vault.url);
+    expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
+    expect((await owner.request('POST', '/api/targets', { title: 'Crash target' })).status).toBe(201);
+    expect((await owner.request('POST', '/api/journal', { title: 'Crash entry', content: 'kept until erased' })).status).toBe(201);
+    expect((await owner.request('POST', '/api/studies', { subject: 'Crash study', endGoal: 'Finish it' })).status).toBe(201);
+    const issued = await owner.request('POST', '/api/objects/upload');
+    const put = await fetch(vault.url + issued.json.uploadURL, {
+      method: 'PUT',
+      body: tinyPng() as BodyInit,
+      headers: { 'content-type': 'image/png', cookie: owner.sessionCookie!, origin: vault.url },
+    });
+    expect(put.status).toBe(200);
+    expect((await owner.request('PUT', '/api/photos', { photoURL: issued.json.uploadURL })).status).toBe(200);
+    await vault.stop('SIGTERM');
+    expect(existsSync(join(template, 'master.key'))).toBe(true);
+    expect(filesUnder(join(template, 'objects'))).toHaveLength(1);
+  }, 120_000);
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it(`erases completely after a kill at each of ${TRIALS} offsets from 0 to ${MAX_OFFSET_MS} ms`, async () => {
+    const outcomes: string[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const offsetMs = (trial * MAX_OFFSET_MS) / (TRIALS - 1);
+      const dataDir = join(work, `trial-${trial}`);
+      cpSync(template, dataDir, { recursive: true });
+
+      const vault = await startVault(dataDir);
+      const owner = new ApiClient(vault.url);
+      expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
+      await postThenKill(vault, '/api/settings/self-destruct', owner.sessionCookie!, offsetMs);
+
+      // The first answer after the restart, then a kill at once: what is on disk is what that answer stood on.
+      const again = await startVault(dataDir);
+      const status = JSON.parse(await (await fetch(`${again.url}/api/system/status`)).text()) as { destroyed: boolean };
+      await again.stop('SIGKILL');
+
+      const rows = await rowsPerTable(join(dataDir, 'pg'));
+      const photoFiles = filesUnder(join(dataDir, 'objects'));
+      const keyFile = existsSync(join(dataDir, 'master.key'));
+      if (status.destroyed) {
+        expect({ offsetMs, rows, photoFiles, keyFile }).toEqual({ offsetMs, rows: ['auth.vault_state=1'], photoFiles: [], keyFile: false });
+      } else {
+        // Killed before the destroyed mark: nothing the owner saved is lost.
+        expect({ offsetMs, rows, photoFiles: photoFiles.length, keyFile }).toEqual({
+          offsetMs,
+          rows: expect.arrayContaining(['planner.targets=1', 'journal.entries=1', 'journal.data_keys=1', 'media.photos=1', 'auth.owner_credential=1']),
+          photoFiles: 1,
+          keyFile: true,
+        });
+      }
+      outcomes.push(`${offsetMs.toFixed(1)} ms: ${status.destroyed ? 'destroyed, erased' : 'untouched'}`);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    process.stdout.write(`self-destruct kill trials:\n  ${outcomes.join('\n  ')}\n`);
+    // The kills must land inside the erase, not only before it, for the test to mean anything.
+    expect(outcomes.filter((o) => o.endsWith('destroyed, erased')).length).toBeGreaterThanOrEqual(TRIALS / 2);
+  }, 600_000);
+});
+
+interface RunningVault {
+  url: string;
+  child: ChildProcess;
+  stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+}
+
+/** The real embedded process (apps/vault/dist/main.js), as `npm start` runs it. */
+async function startVault(dataDir: string): Promise<RunningVault> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['apps/vault/dist/main.js'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      VAULT_DATA_DIR: dataDir,
+      VAULT_WEB_DIST: join(dataDir, 'no-web-app'),
+      VAULT_TRUSTED_PROXIES: '127.0.0.1',
+      VAULT_OWNER_NAME: OWNER.name,
+      VAULT_OWNER_USERNAME: OWNER.username,
+      VAULT_OWNER_PASSWORD: OWNER.password,
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the vault exited with ${child.exitCode}: ${stderr}`);
+    try {
+      await fetch(`${url}/health/live`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the vault did not answer within 60 s: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return {
+    url,
+    child,
+    stop: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Sends the request, and kills the vault `offsetMs` after the request has left, answered or not. */
+function postThenKill(vault: RunningVault, path: string, cookie: string, offsetMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(`${vault.url}${path}`, { method: 'POST', headers: { cookie, origin: vault.url } });
+    req.on('error', () => undefined);
+    req.on('response', (response) => response.resume().on('error', () => undefined));
+    req.end(() => {
+      setTimeout(() => void vault.stop('SIGKILL').then(resolve), offsetMs);
+    });
+  });
+}
+
+async function rowsPerTable(pgDir: string): Promise<string[]> {
+  const connection = await openConnection({ kind: 'pglite', dataDir: pgDir });
+  try {
+    if (connection.kind !== 'pglite') throw new Error('expected PGlite');
+    const db = connection.client;
+    const tables = (
+      await db.query<{ t: string }>(
+        "select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1",
+      )
+    ).rows;
+    const counts: string[] = [];
+    for (const { t } of tables) {
+      const [schema, name] = t.split('.');
+      const { rows } = await db.query<{ c: number }>(`select count(*)::int as c from "${schema}"."${name}"`);
+      if (rows[0].c > 0) counts.push(`${t}=${rows[0].c}`);
+    }
+    return counts;
+  } finally {
+    await connection.close();
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
