@@ -228,6 +228,9 @@ const cases = [
         equal(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: fullname('gateway') }, 'HPA target');
         equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, undefined, 'an autoscaled gateway leaves replicas to the HPA');
       });
+      check('production: the gateway answers the ingress host only (VAULT_ALLOWED_HOSTS; 421 to any other Host)', () => {
+        equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS, 'vault.acme.example', 'VAULT_ALLOWED_HOSTS');
+      });
     },
   },
   {
@@ -250,6 +253,9 @@ const cases = [
           const policy = named(objects, 'NetworkPolicy', fullname(store));
           assert(policy?.spec.ingress?.[0]?.from?.[0]?.podSelector?.matchExpressions, `${store} accepts only its clients`);
         }
+      });
+      check('trial: no Ingress host, so the gateway keeps the loopback names kubectl port-forward uses (VAULT_ALLOWED_HOSTS unset)', () => {
+        equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS, undefined, 'VAULT_ALLOWED_HOSTS');
       });
     },
   },
@@ -305,6 +311,22 @@ const variants = [
     },
   },
   {
+    name: 'host names of the operator beside the ingress host, each once',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set-json', 'gateway.allowedHosts=["vault.internal.example:8443","*.vault.acme.example","vault.acme.example"]'],
+    expect: (objects) => {
+      equal(
+        named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS,
+        'vault.acme.example,vault.internal.example:8443,*.vault.acme.example',
+        'VAULT_ALLOWED_HOSTS',
+      );
+    },
+  },
+  {
+    name: 'the trial reached through its own name only',
+    args: ['-f', 'deploy/helm/values-trial.yaml', '--set-json', 'gateway.allowedHosts=["vault.trial.test"]'],
+    expect: (objects) => equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS, 'vault.trial.test', 'VAULT_ALLOWED_HOSTS'),
+  },
+  {
     name: "the trial with the owner's hash in a Secret of the operator's",
     args: ['-f', 'deploy/helm/values-trial.yaml', '--set', 'secrets.ownerPasswordHash.name=vault-owner'],
     expect: (objects) => {
@@ -344,6 +366,16 @@ const refused = [
     name: 'a disruption budget that blocks every drain',
     args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.autoscaling.enabled=false', '--set', 'gateway.replicas=1'],
     message: 'gateway.podDisruptionBudget.minAvailable: 1 leaves no gateway pod to evict from 1 replicas',
+  },
+  {
+    name: 'an Ingress without a host and no allowed host names (every request would get 421)',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'ingress.host=,ingress.tls.enabled=false'],
+    message: 'gateway.allowedHosts: required with ingress.enabled and no ingress.host',
+  },
+  {
+    name: 'an allowed host given as a URL (schema)',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set-json', 'gateway.allowedHosts=["https://vault.acme.example"]'],
+    message: '/gateway/allowedHosts/0',
   },
   { name: 'a misspelled value (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.replicaz=3'], message: "additional properties 'replicaz' not allowed" },
   { name: 'a value out of range (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'config.sessionTtlSeconds=0'], message: '/config/sessionTtlSeconds' },

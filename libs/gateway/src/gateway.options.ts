@@ -11,6 +11,11 @@ export interface GatewayOptions {
   services: Array<'auth' | 'planner' | 'journal' | 'audit' | 'media'>;
   /** The built web app; absent when the gateway serves the API only. */
   webDistDir?: string;
+  /**
+   * The host names the gateway answers (VAULT_ALLOWED_HOSTS: a name, `*.domain`,
+   * optional `:port`); any other Host gets 421, and a write's Origin must be one of them.
+   */
+  allowedHosts: string[];
 }
 
 export const GATEWAY_OPTIONS = Symbol('GATEWAY_OPTIONS');

@@ -30,6 +30,7 @@ export function gatewayOptions(config: VaultConfig, extra: { redisUrl?: string; 
     sessionTtlSeconds: config.SESSION_TTL_SECONDS,
     loginRateLimit: { attempts: config.VAULT_LOGIN_RATE_LIMIT, windowSeconds: config.VAULT_LOGIN_RATE_WINDOW_SECONDS },
     services: VAULT_SERVICES,
+    allowedHosts: config.VAULT_ALLOWED_HOSTS,
     ...extra,
   };
 }

@@ -1,3 +1,4 @@
+import { ALLOWED_HOST_PATTERN, DEFAULT_ALLOWED_HOSTS } from '@vault/gateway';
 import { ConfigError, LogLevel, RunMode, intVar, optionalVar, readConfig } from '@vault/platform';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -6,6 +7,11 @@ const flag = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase()
   .transform((v) => v === 'true' || v === '1');
 
 const list = z.preprocess((v) => v ?? '', z.string()).transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** Host names, lower-cased; the loopback names when none are given. */
+const hostList = list
+  .pipe(z.array(z.string().regex(ALLOWED_HOST_PATTERN, 'must be a host name, *.domain, an IPv4 address or [IPv6 address], with an optional :port')))
+  .transform((hosts) => (hosts.length > 0 ? hosts.map((host) => host.toLowerCase()) : [...DEFAULT_ALLOWED_HOSTS]));
 
 /** Every variable the vault reads, validated once at start. */
 export const VaultEnvironment = z.object({
@@ -47,6 +53,8 @@ export const VaultEnvironment = z.object({
   VAULT_LOGIN_RATE_LIMIT: intVar(20, 1, 10_000),
   VAULT_LOGIN_RATE_WINDOW_SECONDS: intVar(900, 1, 86_400),
   VAULT_TRUSTED_PROXIES: list,
+  /** The Host names the gateway answers (421 otherwise) and a write's Origin must name; README, "Security". */
+  VAULT_ALLOWED_HOSTS: hostList,
   VAULT_WEB_DIST: z.string().default(fileURLToPath(new URL('../../../apps/web/dist', import.meta.url))),
   VAULT_OWNER_NAME: z.string().trim().min(1).max(100).default('Owner'),
   VAULT_OWNER_USERNAME: z.string().trim().min(1).max(100).default('owner'),

@@ -4,13 +4,19 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { requestContext, type Logger } from '@vault/platform';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
+import { refuseForeignHosts } from './allowed-hosts.js';
+import { BODY_LIMIT_BYTES } from './body-limit.js';
 import { compressJsonAnswers } from './compression.js';
 import { refuseCrossSiteWrites } from './cross-site.js';
+import { depthBoundedJsonParser } from './json-depth.js';
+import { refuseNonJsonWrites } from './json-only-writes.js';
 import { addSecurityHeaders } from './security-headers.js';
 import type { WebApp } from './web-app.js';
 
-/** Large enough for any journal entry; a bigger body is refused with 413 before it is read. */
-export const BODY_LIMIT_BYTES = 1_048_576;
+export { BODY_LIMIT_BYTES } from './body-limit.js';
+export { ALLOWED_HOST_PATTERN, DEFAULT_ALLOWED_HOSTS } from './allowed-hosts.js';
+export { MAX_JSON_DEPTH } from './json-depth.js';
 
 export interface HttpServerOptions {
   /** Proxies whose X-Forwarded-* headers are believed (addresses or CIDRs); none by default. */
@@ -31,15 +37,25 @@ export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
 
 /**
  * The plumbing around Nest's routes: cookies, the request id, access logs,
- * security headers, compressed JSON answers, cross-site refusal and the web app's files. Fastify's own refusals (bad JSON,
- * oversized bodies) reach ErrorFilter through Nest's error handler.
+ * security headers, compressed JSON answers, the refusals that come before
+ * any route runs and the web app's files. In order: a foreign Host (421), a
+ * cross-site write (403), a write whose body is not JSON (415); then the body
+ * is read, at most BODY_LIMIT_BYTES (413) and MAX_JSON_DEPTH deep (400).
+ * Fastify's own refusals (bad JSON, oversized bodies) reach ErrorFilter
+ * through Nest's error handler.
  */
 export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp, uploadOrigins: string[] = []) {
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const { allowedHosts } = app.get<GatewayOptions>(GATEWAY_OPTIONS, { strict: false });
+  // First of all hooks: a request for another host name gets nothing else.
+  refuseForeignHosts(fastify, allowedHosts);
   await fastify.register(fastifyCookie);
   addSecurityHeaders(fastify, uploadOrigins);
   compressJsonAnswers(fastify);
-  refuseCrossSiteWrites(fastify);
+  refuseCrossSiteWrites(fastify, allowedHosts);
+  refuseNonJsonWrites(fastify);
+  // Registered before Nest's init, so it replaces Nest's default JSON parser rather than adding a second.
+  (app as NestFastifyApplication).useBodyParser('application/json', { bodyLimit: BODY_LIMIT_BYTES }, depthBoundedJsonParser(fastify));
 
   // Everything the handler awaits runs under this request's id, including calls to services.
   fastify.addHook('preHandler', (request, _reply, done) => requestContext.run({ requestId: request.id }, done));
