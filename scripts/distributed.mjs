@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Distributed mode on one machine: the gateway and each service as its own
 // process, talking over NATS, with PostgreSQL and Redis from the environment
-// (local defaults below). Ctrl-C stops them all.
+// (local defaults below). Ctrl-C stops them all. DATABASE_URL is the
+// administrator's (a superuser): the services never get it, each connects as
+// its own role, which owns its schema only (docs/adr/0008).
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
-import { ensureDatabase } from './lib/database.mjs';
+import { ensureDatabase, provisionServiceDatabases } from './lib/database.mjs';
 import { masterKeyFromFile } from './lib/master-key.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +38,10 @@ export const processes = [
 
 await ensureBuilt(root);
 await ensureDatabase(env.DATABASE_URL);
+// A <SERVICE>_DATABASE_URL set by hand wins; every other service gets its provisioned role.
+const serviceUrls = await provisionServiceDatabases(env.DATABASE_URL);
+for (const [name, url] of Object.entries(serviceUrls)) env[name] = process.env[name] ?? url;
+delete env.DATABASE_URL;
 if (!process.env.S3_ENDPOINT) {
   const s3 = spawnSync('bash', ['scripts/s3-server/start.sh'], { cwd: root, stdio: 'inherit' });
   if (s3.status !== 0) process.exit(s3.status ?? 1);

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+
+/** The services that own a schema, each connecting as its own role (docs/adr/0008). */
+export const SERVICE_SCHEMAS = ['auth', 'planner', 'journal', 'media', 'audit'];
 
 /** Creates the database named in the URL when the server lacks it (a first distributed run). */
 export async function ensureDatabase(url) {
@@ -14,4 +18,33 @@ export async function ensureDatabase(url) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Gives each service its own login role in the database of `adminUrl` (whose
+ * user must be a superuser), owning its schema only, and returns the
+ * services' <SERVICE>_DATABASE_URL. The roles are named after the database
+ * (vault_planner in `vault`), so that vaults sharing a server never share
+ * roles. Every run sets new passwords: nothing to store, and the URLs live
+ * only in the processes started with them. Needs the workspace built.
+ */
+export async function provisionServiceDatabases(adminUrl) {
+  const { provisionServiceRoles, serviceRoleName } = await import('@vault/persistence');
+  const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1));
+  const roles = SERVICE_SCHEMAS.map((schema) => ({ schema, role: serviceRoleName(database, schema), password: randomBytes(24).toString('base64url') }));
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  await admin.connect();
+  try {
+    await provisionServiceRoles(admin, roles);
+  } finally {
+    await admin.end();
+  }
+  return Object.fromEntries(
+    roles.map(({ schema, role, password }) => {
+      const url = new URL(adminUrl);
+      url.username = role;
+      url.password = password;
+      return [`${schema.toUpperCase()}_DATABASE_URL`, url.toString()];
+    }),
+  );
 }

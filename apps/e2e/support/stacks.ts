@@ -185,20 +185,26 @@ async function privateRedis(cleanup: Cleanup, watch: ProcessGroup[], dir: string
   return `redis://127.0.0.1:${port}`;
 }
 
-/** The maintenance database's URL and the statement that drops the test database. */
-function dropStatement(url: string): { adminUrl: string; sql: string } {
+/**
+ * The maintenance database's URL and the statements that drop the test
+ * database and the service roles the launcher made for it (roles belong to
+ * the whole server: they would outlive the database).
+ */
+function dropStatements(url: string): { adminUrl: string; sql: string[] } {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  return { adminUrl: admin.toString(), sql: `drop database if exists "${name.replaceAll('"', '""')}" with (force)` };
+  const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+  const roles = ['auth', 'planner', 'journal', 'media', 'audit'].map((service) => quoted(`${name}_${service}`));
+  return { adminUrl: admin.toString(), sql: [`drop database if exists ${quoted(name)} with (force)`, `drop role if exists ${roles.join(', ')}`] };
 }
 
 async function dropDatabase(url: string): Promise<void> {
-  const { adminUrl, sql } = dropStatement(url);
+  const { adminUrl, sql } = dropStatements(url);
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await client.connect();
   try {
-    await client.query(sql);
+    for (const statement of sql) await client.query(statement);
   } finally {
     await client.end();
   }
@@ -206,11 +212,11 @@ async function dropDatabase(url: string): Promise<void> {
 
 /** The same from an exit handler, where nothing asynchronous runs any more. */
 function dropDatabaseSync(url: string): void {
-  const { adminUrl, sql } = dropStatement(url);
+  const { adminUrl, sql } = dropStatements(url);
   const script =
     "import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 });" +
-    ' await c.connect(); await c.query(process.argv[2]); await c.end();';
-  spawnSync(process.execPath, ['--input-type=module', '-e', script, adminUrl, sql], { cwd: ROOT_DIR, stdio: 'ignore', timeout: 10_000 });
+    ' await c.connect(); for (const s of JSON.parse(process.argv[2])) await c.query(s); await c.end();';
+  spawnSync(process.execPath, ['--input-type=module', '-e', script, adminUrl, JSON.stringify(sql)], { cwd: ROOT_DIR, stdio: 'ignore', timeout: 10_000 });
 }
 
 /**

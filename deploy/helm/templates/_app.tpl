@@ -142,7 +142,7 @@ spec:
   value: {{ . | quote }}
 {{- end }}
 {{- else }}
-{{ include "vault.secretEnv" (dict "root" $root "env" "DATABASE_URL" "ref" (index $secrets.databaseUrl (trimSuffix "-svc" .component))) }}
+{{ include "vault.secretEnv" (dict "root" $root "env" "DATABASE_URL" "ref" (include "vault.databaseUrlRef" (dict "root" $root "service" (trimSuffix "-svc" .component)) | fromYaml)) }}
 {{- end }}
 {{- if eq .component "auth-svc" }}
 {{- if and $root.Values.trial.enabled (not $secrets.ownerPasswordHash.name) }}

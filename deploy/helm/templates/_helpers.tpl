@@ -82,6 +82,21 @@ auth planner journal media audit
       key: {{ .ref.key }}
 {{- end }}
 
+{{/*
+Where a service reads its DATABASE_URL, as YAML (fromYaml it). The trial's
+own Secret holds one URL per service, each with that service's role
+(docs/adr/0008): <SERVICE>_DATABASE_URL. Otherwise secrets.databaseUrl.<service>.
+dict: root, service
+*/}}
+{{- define "vault.databaseUrlRef" -}}
+{{- $ref := index .root.Values.secrets.databaseUrl .service }}
+{{- if and .root.Values.trial.enabled (not $ref.name) }}
+{{- toYaml (dict "name" "" "key" (printf "%s_DATABASE_URL" (upper .service))) }}
+{{- else }}
+{{- toYaml $ref }}
+{{- end }}
+{{- end }}
+
 {{/* Where the apps reach NATS (when not from a Secret). */}}
 {{- define "vault.natsUrl" -}}
 {{- if .Values.nats.url }}

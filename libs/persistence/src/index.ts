@@ -2,3 +2,4 @@ export * from './connection.js';
 export * from './database.js';
 export * from './migrations.js';
 export * from './persistence.module.js';
+export * from './service-roles.js';

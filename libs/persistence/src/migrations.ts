@@ -1,38 +1,33 @@
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Connection } from './connection.js';
+import type { Database } from './database.js';
+import { runServiceMigrations, type ServiceMigrations } from './service-migrator.js';
 
-/** Every service keeps its own migration table here, named after its schema. */
-export const MIGRATIONS_SCHEMA = 'vault_migrations';
-
-export interface ServiceMigrations {
-  /** The Postgres schema the service owns, e.g. `planner`. */
-  schema: string;
-  /** The folder drizzle-kit generated for that service. */
-  folder: string;
-}
+export { MIGRATIONS_SCHEMA, type ServiceMigrations } from './service-migrator.js';
 
 /**
- * Applies a service's pending migrations. On PostgreSQL it holds an advisory
- * lock so that replicas starting together apply them once. The lock is one
+ * The advisory lock every migration, and the roles' provisioning, takes. One
  * for all services, not one each: services sharing a database would
  * otherwise race to create the shared migrations schema.
  */
+export const MIGRATION_LOCK = 'vault:migrate';
+
+/**
+ * Applies a service's pending migrations. On PostgreSQL it holds an advisory
+ * lock so that replicas starting together apply them once.
+ */
 export async function applyMigrations(connection: Connection, migrations: ServiceMigrations): Promise<void> {
-  const config = { migrationsFolder: migrations.folder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: migrations.schema };
   if (connection.kind === 'pglite') {
-    await migratePglite(drizzlePglite({ client: connection.client }), config);
+    await runServiceMigrations(drizzlePglite({ client: connection.client }) as unknown as Database, migrations);
     return;
   }
   const client = await connection.pool.connect();
-  const lockKey = 'vault:migrate';
   try {
-    await client.query('select pg_advisory_lock(hashtext($1))', [lockKey]);
-    await migratePg(drizzlePg({ client }), config);
+    await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await runServiceMigrations(drizzlePg({ client }) as unknown as Database, migrations);
   } finally {
-    await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+    await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();
   }
 }

@@ -52,6 +52,8 @@ export default function BonaparteScreen() {
               type="number"
               inputMode="decimal"
               min={0}
+              // The balance is kept to the cent: the browser refuses a finer amount before it is sent.
+              step={0.01}
               required
               className="field"
               placeholder="Enter amount"

@@ -1,0 +1,72 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { Database } from './database.js';
+
+/** Every service keeps its own migration table here, named after its schema. */
+export const MIGRATIONS_SCHEMA = 'vault_migrations';
+
+export interface ServiceMigrations {
+  /** The Postgres schema the service owns, e.g. `planner`. */
+  schema: string;
+  /** The folder drizzle-kit generated for that service. */
+  folder: string;
+}
+
+type Rows = { rows: Array<Record<string, unknown>> };
+const rowsOf = async (db: Pick<Database, 'execute'>, query: SQL) => ((await db.execute(query)) as unknown as Rows).rows;
+const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsOf(db, query)).length > 0;
+
+/**
+ * Drizzle's migrator (same files, same bookkeeping table, same rule: apply
+ * every migration newer than the last one recorded, in one transaction), but
+ * asking only for what a service's own role may do (docs/adr/0008):
+ *
+ * - the migrations schema and the service's table in it are created only when
+ *   missing: the provisioning makes them for the role, which may not create
+ *   in the database or in vault_migrations (`CREATE ... IF NOT EXISTS` checks
+ *   that right even when the object exists);
+ * - the first migration's `CREATE SCHEMA "<schema>"` is skipped when the
+ *   schema exists: the provisioning made it, owned by the role;
+ * - whoever runs them (an operator as superuser, say), the objects a
+ *   migration makes belong to the schema's owner: the migration runs as that
+ *   role when the caller may become it.
+ *
+ * Call it under the advisory lock of applyMigrations on PostgreSQL.
+ */
+export async function runServiceMigrations(db: Database, { schema, folder }: ServiceMigrations): Promise<void> {
+  const files = readMigrationFiles({ migrationsFolder: folder });
+  const table = sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`;
+  if (!(await exists(db, sql`select 1 from pg_namespace where nspname = ${MIGRATIONS_SCHEMA}`))) {
+    await db.execute(sql`create schema if not exists ${sql.identifier(MIGRATIONS_SCHEMA)}`);
+  }
+  const tableExists = sql`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${MIGRATIONS_SCHEMA} and c.relname = ${schema}`;
+  if (!(await exists(db, tableExists))) {
+    await db.execute(sql`create table if not exists ${table} (id serial primary key, hash text not null, created_at bigint)`);
+  }
+  const [last] = await rowsOf(db, sql`select created_at from ${table} order by created_at desc limit 1`);
+  const pending = files.filter((migration) => !last || Number(last.created_at) < migration.folderMillis);
+  if (pending.length === 0) return;
+
+  await db.transaction(async (tx) => {
+    const [owner] = await rowsOf(
+      tx,
+      sql`select r.rolname from pg_namespace n join pg_roles r on r.oid = n.nspowner
+           where n.nspname = ${schema} and r.rolname <> current_user and pg_has_role(current_user, r.oid, 'MEMBER')`,
+    );
+    if (owner) await tx.execute(sql`set local role ${sql.identifier(String(owner.rolname))}`);
+    const schemaExists = await exists(tx, sql`select 1 from pg_namespace where nspname = ${schema}`);
+    for (const migration of pending) {
+      for (const statement of migration.sql) {
+        const text = schemaExists ? withoutCreateSchema(statement, schema) : statement;
+        if (text.trim()) await tx.execute(sql.raw(text));
+      }
+      await tx.execute(sql`insert into ${table} ("hash", "created_at") values (${migration.hash}, ${migration.folderMillis})`);
+    }
+  });
+}
+
+/** The statement chunk without drizzle-kit's `CREATE SCHEMA "<schema>";` line. */
+function withoutCreateSchema(statement: string, schema: string): string {
+  const quoted = `"${schema.replaceAll('"', '""')}"`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return statement.replace(new RegExp(`^\\s*CREATE SCHEMA (IF NOT EXISTS )?${quoted}\\s*;?\\s*$`, 'gim'), '');
+}
