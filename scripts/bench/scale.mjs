@@ -22,9 +22,9 @@ const gif = (n) =>
 
 async function uploadPhoto(base, cookie, n) {
   const issued = await fetch(`${base}/api/objects/upload`, { method: 'POST', headers: { cookie } });
-  const { uploadURL } = await issued.json();
+  const { uploadURL, uploadHeaders } = await issued.json();
   const url = uploadURL.startsWith('/') ? base + uploadURL : uploadURL;
-  const put = await fetch(url, { method: 'PUT', body: gif(n), headers: { 'content-type': 'image/gif', cookie, origin: base } });
+  const put = await fetch(url, { method: 'PUT', body: gif(n), headers: { 'content-type': 'image/gif', ...uploadHeaders, cookie, origin: base } });
   if (put.status !== 200) throw new Error(`photo upload: ${put.status}`);
   const registered = await fetch(`${base}/api/photos`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ photoURL: uploadURL }) });
   if (registered.status !== 200) throw new Error(`photo registration: ${registered.status} ${await registered.text()}`);

@@ -4,8 +4,12 @@ import { defineRpc } from './rpc.js';
 
 /** Spec 5 and 9: one photo of at most 10 MB (10,485,760 bytes). */
 export const PHOTO_MAX_BYTES = 10_485_760;
-/** How long an upload URL accepts its one PUT. */
-export const UPLOAD_URL_TTL_SECONDS = 600;
+/**
+ * How long an upload URL accepts its one PUT. The browser PUTs as soon as it
+ * has the URL, so minutes are plenty; and the shorter it is, the sooner an
+ * erase stops watching for what URLs issued before it bring in.
+ */
+export const UPLOAD_URL_TTL_SECONDS = 300;
 export const PHOTO_PAGE_MAX = 500;
 
 /** The only types a photo may have, told from its first bytes, never from its name or upload header. */
@@ -23,8 +27,12 @@ export const Photo = z.object({
 });
 export type Photo = z.infer<typeof Photo>;
 
-/** Spec 3, "Upload parameters response". */
-export const UploadParameters = z.object({ uploadURL: z.string() });
+/**
+ * Spec 3, "Upload parameters response": `uploadURL`, and the headers the PUT
+ * must carry besides its Content-Type. In a bucket that is `If-None-Match: *`,
+ * signed into the URL: the upload slot takes one object, never a second.
+ */
+export const UploadParameters = z.object({ uploadURL: z.string(), uploadHeaders: z.record(z.string(), z.string()) });
 export type UploadParameters = z.infer<typeof UploadParameters>;
 
 export const RegisterPhotoBody = z.object({
@@ -34,6 +42,8 @@ export const RegisterPhotoBody = z.object({
     .min(1, 'must not be empty')
     // A presigned URL carries its signature in the query: long, but never this long.
     .max(4096, 'must be at most 4096 characters'),
+  /** The owner's choice to keep the photo as uploaded; otherwise its location data (EXIF GPS, XMP) is removed. */
+  keepLocation: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type RegisterPhotoBody = z.input<typeof RegisterPhotoBody>;
 
@@ -81,8 +91,8 @@ export const RegisterPhoto = defineRpc({
   pattern: 'media.photos.register',
   request: RegisterPhotoBody,
   response: Photo,
-  // Reads the object's head and moves it inside the bucket.
-  timeoutMs: 10_000,
+  // Reads the whole object, decodes it to prove it is an image, and writes the photo.
+  timeoutMs: 20_000,
 });
 
 /** `GET /api/photos`: every photo, newest first; `limit` and `offset` read it a page at a time. */

@@ -70,6 +70,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
       'auth.vault_state',
       'journal.data_keys',
       'journal.entries',
+      'media.erasure_watch',
       'media.photos',
       'media.uploads',
       'planner.activities',
@@ -101,17 +102,19 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
 
 
   // Last: it ends this vault.
-  it('self-destructs with journal-svc down: pending, not success; once it is back, every table is empty and no session survives', async () => {
+  it('self-destructs with journal-svc down: pending, not success; once it is back, every table is empty and no session or sign-in counter survives', async () => {
     const owner = new ApiClient(stack.url);
     await owner.login(OWNER.username, OWNER.password);
     await owner.request('POST', '/api/journal', { content: 'to be shredded' });
     // A real photo in the bucket, so "the bucket is empty" below means something.
-    const { uploadURL } = (await owner.request('POST', '/api/objects/upload')).json;
-    expect((await fetch(uploadURL, { method: 'PUT', body: tinyPng() as BodyInit, headers: { 'content-type': 'image/png' } })).status).toBe(200);
+    const { uploadURL, uploadHeaders } = (await owner.request('POST', '/api/objects/upload')).json;
+    expect((await fetch(uploadURL, { method: 'PUT', body: tinyPng() as BodyInit, headers: { 'content-type': 'image/png', ...uploadHeaders } })).status).toBe(200);
     expect((await owner.request('PUT', '/api/photos', { photoURL: uploadURL })).status).toBe(200);
     expect(await bucketKeys()).not.toEqual([]);
     const otherSession = new ApiClient(stack.url);
     await otherSession.login(OWNER.username, OWNER.password);
+    // The sign-in counters hold client addresses: they go too.
+    expect(await stack.redisKeys('vault:login-attempts:*')).not.toEqual([]);
     await stack.stop('journal');
 
     const destroyed = await owner.request('POST', '/api/settings/self-destruct');
@@ -131,10 +134,11 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
              (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %I.%I', table_schema, table_name), false, true, '')))[1]::text::int as rows
         from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1`);
     const nonEmpty = counts.filter((c) => c.rows > 0).map((c) => `${c.table_name}=${c.rows}`);
-    // Only the destroyed mark itself remains.
-    expect(nonEmpty).toEqual(['auth.vault_state=1']);
+    // Only the destroyed mark itself remains, and media-svc's watch for what old upload URLs still bring in (a deadline, nothing else).
+    expect(nonEmpty).toEqual(['auth.vault_state=1', 'media.erasure_watch=1']);
     const sessions = await stack.redisKeys('vault:session:*');
     expect(sessions).toEqual([]);
+    expect(await stack.redisKeys('vault:login-attempts:*')).toEqual([]);
     expect(await bucketKeys()).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { expect, it } from '@jest/globals';
 import { ApiClient, htmlFile, textFile, tinyPng, twelveMegabytes } from '@vault/testing';
+import sharp from 'sharp';
 import { OWNER } from './stack.js';
 
 /**
@@ -22,7 +23,8 @@ export function describeMediaApi(baseUrl: () => string) {
     const put = await fetch(sameOrigin ? baseUrl() + uploadURL : uploadURL, {
       method: 'PUT',
       body: bytes as BodyInit,
-      headers: { 'content-type': contentType, ...(sameOrigin ? { cookie: client.sessionCookie!, origin: baseUrl() } : {}) },
+      // Every header handed over with the URL: a bucket's is signed with `If-None-Match: *` (one object per URL).
+      headers: { 'content-type': contentType, ...issued.json.uploadHeaders, ...(sameOrigin ? { cookie: client.sessionCookie!, origin: baseUrl() } : {}) },
     });
     return { uploadURL, put };
   };
@@ -44,6 +46,34 @@ export function describeMediaApi(baseUrl: () => string) {
 
     expect((await client.request('DELETE', `/api/photos/${registered.json.id}`)).status).toBe(200);
     expect((await client.request('GET', registered.json.objectPath)).status).toBe(404);
+  });
+
+  it('serves a photo without its GPS position, inline, under a policy that runs nothing', async () => {
+    const client = await signedIn();
+    const jpeg = await sharp({ create: { width: 32, height: 16, channels: 3, background: 'teal' } })
+      .jpeg()
+      .withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const { uploadURL } = await upload(client, jpeg, 'image/jpeg');
+    const registered = await client.request('PUT', '/api/photos', { photoURL: uploadURL });
+    expect(registered.status).toBe(200);
+    const read = await fetch(baseUrl() + registered.json.objectPath, { headers: { cookie: client.sessionCookie! } });
+    expect(read.status).toBe(200);
+    expect({
+      disposition: read.headers.get('content-disposition'),
+      policy: read.headers.get('content-security-policy'),
+      sniffing: read.headers.get('x-content-type-options'),
+    }).toEqual({ disposition: 'inline', policy: "default-src 'none'; frame-ancestors 'none'; sandbox", sniffing: 'nosniff' });
+    const served = Buffer.from(await read.arrayBuffer());
+    const rational = Buffer.alloc(24);
+    [51, 1, 30, 1, 0, 1].forEach((value, i) => rational.writeUInt32LE(value, i * 4));
+    expect([jpeg.includes(rational), served.includes(rational)]).toEqual([true, false]);
+    expect((await sharp(served).metadata()).orientation).toBe(6);
+
+    const polyglot = Buffer.concat([jpeg, Buffer.from('<html><script>alert(1)</script></html>')]);
+    const refused = await client.request('PUT', '/api/photos', { photoURL: (await upload(client, polyglot, 'image/jpeg')).uploadURL });
+    expect([refused.status, refused.text]).toEqual([415, 'The file is not an image (jpeg, png, gif or webp)']);
   });
 
   it('refuses a 12 MB file, a text file named .png and HTML sent as image/png, keeping none of them', async () => {

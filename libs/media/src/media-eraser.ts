@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ErasureWatch } from './erase/erasure-watch.js';
 import { PhotosRepository } from './photos/photos.repository.js';
 import { OBJECT_STORE, PHOTO_PREFIX, UPLOAD_PREFIX, type ObjectStore } from './storage/object.store.js';
 import { UploadsRepository } from './uploads/uploads.repository.js';
@@ -10,9 +11,14 @@ export interface ErasedMedia {
 }
 
 /**
- * Self-destruct, media-svc's part: every photo row, every pending upload and
- * every object under the prefixes it writes. Objects go first and by prefix,
- * not by row, so a retry after a failure still finds whatever is left.
+ * Self-destruct, media-svc's part: every photo row, every upload and every
+ * object under the prefixes it writes; both the RPC and the kept
+ * `vault.destroyed` event come here. Objects go first and by prefix, not by
+ * row, so a retry after a failure still finds whatever is left; and once
+ * more after the rows, for what an upload or a registration under way wrote
+ * in between (each of those checks its row last and undoes itself when it is
+ * gone). The upload URLs issued before stay usable at a bucket until they
+ * expire: `ErasureWatch` removes what they bring in until then.
  */
 @Injectable()
 export class MediaEraser {
@@ -21,14 +27,25 @@ export class MediaEraser {
   constructor(
     private readonly photos: PhotosRepository,
     private readonly uploads: UploadsRepository,
+    private readonly watch: ErasureWatch,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
   async eraseEverything(): Promise<ErasedMedia> {
-    let objects = 0;
-    for (const prefix of [UPLOAD_PREFIX, PHOTO_PREFIX]) objects += await this.store.removeAll(prefix);
-    const erased = { photos: await this.photos.removeAll(), uploads: await this.uploads.removeAll(), objects };
-    this.logger.log(`Erased ${erased.photos} photo(s), ${erased.uploads} pending upload(s) and ${erased.objects} object(s)`);
+    await this.watch.begin();
+    let objects = await this.removeObjects();
+    const uploads = await this.uploads.removeAll();
+    const photos = await this.photos.removeAll();
+    objects += await this.removeObjects();
+    this.watch.wake();
+    const erased = { photos, uploads, objects };
+    this.logger.log(`Erased ${erased.photos} photo(s), ${erased.uploads} upload(s) and ${erased.objects} object(s)`);
     return erased;
+  }
+
+  private async removeObjects(): Promise<number> {
+    let removed = 0;
+    for (const prefix of [UPLOAD_PREFIX, PHOTO_PREFIX]) removed += await this.store.removeAll(prefix);
+    return removed;
   }
 }

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { MEDIA_DB, MEDIA_MIGRATIONS } from './database.js';
+import { ErasureWatchRepository } from './erase/erasure-watch.repository.js';
+import { ErasureWatch } from './erase/erasure-watch.js';
 import { MediaEraseHandlers } from './erase/media-erase.handlers.js';
 import { MediaEraser } from './media-eraser.js';
 import { MEDIA_OPTIONS, type MediaOptions, type ObjectStoreOptions } from './media.options.js';
@@ -53,6 +55,8 @@ export class MediaModule {
         UploadsService,
         PhotosRepository,
         PhotosService,
+        ErasureWatchRepository,
+        ErasureWatch,
         MediaEraser,
       ],
       exports: [MediaEraser],

@@ -29,8 +29,10 @@ export interface MediaOptions {
   /** False when a deploy job applies migrations before the service starts. */
   migrate: boolean;
   store: ObjectStoreOptions;
-  /** How long an upload URL accepts its PUT; 10 minutes unless a test says otherwise. */
+  /** How long an upload URL accepts its PUT; 5 minutes unless a test says otherwise. */
   uploadUrlTtlSeconds?: number;
+  /** How often, after an erase, media-svc removes what old upload URLs write (5 s unless a test says otherwise). */
+  erasureSweepIntervalMs?: number;
 }
 
 export const MEDIA_OPTIONS = Symbol('MEDIA_OPTIONS');

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { UploadSignature } from '../src/storage/upload-signature.js';
 import { tinyPng, twelveMegabytes } from '@vault/testing';
 import { describeMediaBehaviour, failureOf, uploadPhoto, type StoreUnderTest } from './media.behaviour.js';
+import { describePhotoContent } from './photo-content.behaviour.js';
 import { filesUnder, startMediaStack, type MediaStack } from './media-stack.js';
 
 describe('media-svc with the embedded file store and its own upload route, and PostgreSQL', () => {
@@ -36,7 +37,7 @@ describe('media-svc with the embedded file store and its own upload route, and P
   const fileStore: StoreUnderTest = {
     stack: () => stack,
     db: () => db,
-    put: (url, body, contentType) => put(url, body, { 'content-type': contentType }),
+    put: (upload, body, contentType) => put(upload.uploadURL, body, { 'content-type': contentType, ...upload.uploadHeaders }),
     // Everything in the folder, half-written uploads included.
     keys: () => filesUnder(dir),
     read: async (source) => {
@@ -47,11 +48,13 @@ describe('media-svc with the embedded file store and its own upload route, and P
   };
 
   describeMediaBehaviour(fileStore);
+  describePhotoContent(fileStore);
 
   it('issues a path on its own origin, signed, for a key it chose', async () => {
     const url = new URL(await issue(), 'http://vault.test');
     expect(url.pathname).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}$/);
-    expect(Number(url.searchParams.get('expires')) - Date.now() / 1000).toBeGreaterThan(590);
+    expect(Number(url.searchParams.get('expires')) - Date.now() / 1000).toBeGreaterThan(290);
+    expect(Number(url.searchParams.get('expires')) - Date.now() / 1000).toBeLessThanOrEqual(300);
     expect(url.searchParams.get('signature')).toMatch(/^[\w-]{43}$/);
   });
 

@@ -55,6 +55,12 @@ export async function keysIn(client: S3Client, bucket: string): Promise<string[]
   return (page.Contents ?? []).map((object) => object.Key!).sort();
 }
 
+/** The objects that hold bytes: a spent upload slot's empty tombstone is not one. */
+export async function keysHoldingBytes(client: S3Client, bucket: string): Promise<string[]> {
+  const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+  return (page.Contents ?? []).filter((object) => (object.Size ?? 0) > 0).map((object) => object.Key!).sort();
+}
+
 export async function dropBucket(client: S3Client, bucket: string): Promise<void> {
   const keys = await keysIn(client, bucket).catch(() => []);
   if (keys.length > 0) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } }));

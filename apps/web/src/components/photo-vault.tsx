@@ -100,6 +100,7 @@ export function PhotoVault() {
 function UploadDialog() {
   const [open, setOpen] = useState(false);
   const [file, setFile] = useState<File | null>(null);
+  const [keepLocation, setKeepLocation] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -109,6 +110,7 @@ function UploadDialog() {
 
   function reset() {
     setFile(null);
+    setKeepLocation(false);
     setProblem(null);
     setProgress(0);
     upload.reset();
@@ -138,7 +140,7 @@ function UploadDialog() {
   function start() {
     if (!file || upload.isPending) return;
     setProgress(0);
-    upload.mutate(file, {
+    upload.mutate({ file, keepLocation }, {
       onSuccess: () => {
         setOpen(false);
         reset();
@@ -206,6 +208,16 @@ function UploadDialog() {
               {file.name} <span className="text-muted">({formatBytes(file.size)})</span>
             </p>
           ) : null}
+
+          <label className="mt-3 flex items-center gap-2 text-sm text-ink">
+            <input
+              type="checkbox"
+              checked={keepLocation}
+              onChange={(event) => setKeepLocation(event.target.checked)}
+              disabled={upload.isPending}
+            />
+            Keep location data
+          </label>
 
           {upload.isPending ? (
             <div className="mt-4">

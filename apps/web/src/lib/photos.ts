@@ -43,16 +43,24 @@ export function isCrossOrigin(url: string, origin = window.location.origin): boo
   return new URL(url, origin).origin !== origin;
 }
 
+/** What `POST /api/objects/upload` answers: the URL, and the headers its PUT must carry (a bucket's `If-None-Match: *`). */
+export interface UploadParameters {
+  uploadURL: string;
+  uploadHeaders?: Record<string, string>;
+}
+
 /**
- * PUTs the file straight to the storage URL with its own Content-Type.
- * XMLHttpRequest for its upload progress events; no credentials across origins.
+ * PUTs the file straight to the storage URL with its own Content-Type and the
+ * headers the vault handed over with the URL (a bucket's URL is signed with
+ * them). XMLHttpRequest for its upload progress events; no credentials across origins.
  */
-export function putFile(url: string, file: File, onProgress: (percent: number) => void): Promise<void> {
+export function putFile(url: string, file: File, onProgress: (percent: number) => void, headers: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
     xhr.withCredentials = false;
     xhr.setRequestHeader('Content-Type', file.type);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(Math.round((event.loaded / event.total) * 100));
     };
@@ -70,11 +78,18 @@ export function putFile(url: string, file: File, onProgress: (percent: number) =
   });
 }
 
+/** What the owner chose in the upload dialog. */
+export interface PhotoUpload {
+  file: File;
+  /** Keep the photo as taken; otherwise the vault removes its location data (GPS) when it registers it. */
+  keepLocation?: boolean;
+}
+
 /** Request an upload URL, PUT the file there, then register it (spec section 4). */
-export async function uploadPhoto(file: File, onProgress: (percent: number) => void): Promise<Photo> {
-  const { uploadURL } = await apiJson<{ uploadURL: string }>('POST', '/api/objects/upload');
-  await putFile(uploadURL, file, onProgress);
-  return apiJson<Photo>('PUT', '/api/photos', { photoURL: uploadURL });
+export async function uploadPhoto({ file, keepLocation }: PhotoUpload, onProgress: (percent: number) => void): Promise<Photo> {
+  const { uploadURL, uploadHeaders } = await apiJson<UploadParameters>('POST', '/api/objects/upload');
+  await putFile(uploadURL, file, onProgress, uploadHeaders);
+  return apiJson<Photo>('PUT', '/api/photos', { photoURL: uploadURL, ...(keepLocation ? { keepLocation: true } : {}) });
 }
 
 /** Every stored photo, newest first. */
@@ -85,7 +100,7 @@ export function usePhotos() {
 export function useUploadPhoto(onProgress: (percent: number) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => uploadPhoto(file, onProgress),
+    mutationFn: (upload: PhotoUpload) => uploadPhoto(upload, onProgress),
     onSuccess: async () => {
       toast({ title: 'Photo Uploaded', description: 'Your photo has been securely uploaded to the vault.' });
       await queryClient.invalidateQueries({ queryKey: PHOTOS_KEY });

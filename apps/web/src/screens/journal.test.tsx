@@ -295,6 +295,24 @@ describe('photo vault', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('sends the headers handed over with a bucket URL, and keeps the location only when the owner ticks it', async () => {
+    const user = userEvent.setup();
+    const uploadURL = 'https://photos.example/vault-photos/uploads/abc?X-Amz-Signature=x';
+    const fetchMock = vault({
+      'POST /api/objects/upload': () => json({ uploadURL, uploadHeaders: { 'If-None-Match': '*' } }),
+      'PUT /api/photos': () => json({ id: 'p9', objectPath: '/objects/p9', createdAt: '2025-03-01T10:00:00Z' }),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.upload(within(dialog).getByLabelText('Image file'), new File(['jpg'], 'trip.jpg', { type: 'image/jpeg' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Keep location data' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('Photo Uploaded')).toBeTruthy();
+    expect(FakeXhr.sent[0]).toMatchObject({ method: 'PUT', url: uploadURL, headers: { 'Content-Type': 'image/jpeg', 'If-None-Match': '*' } });
+    expect(bodyOf(fetchMock, 'PUT')).toEqual({ photoURL: uploadURL, keepLocation: true });
+  });
+
   it('shows a progress bar during the PUT and the failure toast when the server refuses the photo', async () => {
     const user = userEvent.setup();
     vault({

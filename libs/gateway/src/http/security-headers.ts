@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Headers on every answer. The policy allows only the app's own files: no
- * inline script, no framing, no sniffing, no referrer leaving the vault.
+ * inline script, no framing, no sniffing, no referrer leaving the vault. A
+ * route that sets a stricter policy of its own (a photo: nothing at all) keeps it.
  */
 export function contentSecurityPolicy(extraConnectSources: string[] = []) {
   return [
@@ -23,7 +24,7 @@ export function contentSecurityPolicy(extraConnectSources: string[] = []) {
 export function addSecurityHeaders(fastify: FastifyInstance, extraConnectSources: string[] = []) {
   const policy = contentSecurityPolicy(extraConnectSources);
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('content-security-policy', policy);
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policy);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');

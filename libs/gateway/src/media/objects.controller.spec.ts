@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorFilter } from '../http/error.filter.js';
+import { addSecurityHeaders } from '../http/security-headers.js';
 import { ObjectsController } from './objects.controller.js';
 
 const ID = '6f1c7a0e-4b8e-4f3a-9a7e-2b1d7c9e0f11';
@@ -38,6 +39,8 @@ describe('GET /objects/photos/:id', () => {
     @Module({ controllers: [ObjectsController], providers: [{ provide: RpcClient, useValue: rpc }, { provide: APP_FILTER, useFactory: () => new ErrorFilter() }] })
     class TestModule {}
     app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: false, abortOnError: false });
+    // As the vault's HTTP server has it (configureHttpServer): the app's policy on every answer.
+    addSecurityHeaders(app.getHttpAdapter().getInstance());
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   });
@@ -58,6 +61,18 @@ describe('GET /objects/photos/:id', () => {
       etag: `"${ID}"`,
     });
     expect(calls.at(-1)).toEqual({ pattern: 'media.photos.locate', data: { id: ID } });
+  });
+
+  it('serves it inline, under a policy that runs nothing and sandboxes it, should it be opened as a page', async () => {
+    const response = await get(`/objects/photos/${ID}`);
+    expect(response.headers).toMatchObject({
+      'content-disposition': 'inline',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+      'x-content-type-options': 'nosniff',
+    });
+    // Only the photo's answers: every other keeps the app's policy.
+    const other = await get('/objects/elsewhere');
+    expect(other.headers['content-security-policy']).toMatch(/^default-src 'self'/);
   });
 
   it('answers 304 to a browser that has it, after media-svc has said it still exists', async () => {

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { LocatePhoto } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { markAsPhoto } from './photo-answer-headers.js';
 import { openPhotoSource } from './photo-source.js';
 
 /**
@@ -9,7 +10,8 @@ import { openPhotoSource } from './photo-source.js';
  * (the session guard covers this route like every other not marked @Public).
  * media-svc authorises and locates; this streams. The type is the one media-svc
  * read from the bytes, never the uploader's, and `nosniff` (added to every
- * answer) keeps the browser to it.
+ * answer) keeps the browser to it; the photo's own policy (photo-answer-headers.ts)
+ * keeps it from ever running as a page.
  */
 @Controller('objects')
 export class ObjectsController {
@@ -22,6 +24,7 @@ export class ObjectsController {
     // Kept by the browser only, and checked again on every use: a signed-out
     // browser then gets a 401, not a cached copy. A photo never changes under its id.
     reply.header('cache-control', 'private, no-cache').header('etag', etag);
+    markAsPhoto(reply);
     if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     const body = await openPhotoSource(photo.source);
     return reply.status(200).type(photo.contentType).header('content-length', String(photo.size)).send(body);

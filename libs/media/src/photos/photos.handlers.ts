@@ -18,7 +18,7 @@ export class PhotosHandlers {
 
   @Handles(RegisterPhoto)
   register(request: RpcRequest<typeof RegisterPhoto>): Promise<Photo> {
-    return this.photos.register(request.photoURL);
+    return this.photos.register(request.photoURL, request.keepLocation ?? false);
   }
 
   @Handles(ListPhotos)

@@ -6,7 +6,9 @@ import type { PhotoRow } from '../schema/photos.table.js';
 import { OBJECT_STORE, ObjectStoreError, photoKey, type ObjectStore } from '../storage/object.store.js';
 import { asRpcFailure } from '../storage/store-failure.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
+import { isOnlyAnImage } from './image-check.js';
 import { IMAGE_HEAD_BYTES, imageTypeOf } from './image-type.js';
+import { withoutLocation } from './location/strip-location.js';
 import { PhotosRepository } from './photos.repository.js';
 
 export const NOT_AN_IMAGE = 'The file is not an image (jpeg, png, gif or webp)';
@@ -23,28 +25,35 @@ export class PhotosService {
   ) {}
 
   /**
-   * Turns an upload into a photo, or refuses it and deletes what was
-   * uploaded. The object is checked by its size and first bytes, and it is
-   * the version that was checked that becomes the photo.
+   * Turns an upload into a photo, or refuses it. The whole file is read and
+   * decoded to prove it is an image and nothing else; its location data goes
+   * unless the owner asked to keep it; and it is exactly those checked bytes
+   * that become the photo. Either way the upload is retired: its bytes go
+   * and its URL stays spent (a bucket keeps an empty tombstone under it).
    */
-  async register(photoURL: string): Promise<Photo> {
+  async register(photoURL: string, keepLocation = false): Promise<Photo> {
     try {
       const key = await this.store.keyOfUploadUrl(photoURL);
       if (!key) throw RpcFailure.badRequest('photoURL: is not an upload URL issued by this vault');
-      if (!(await this.uploads.find(key))) throw RpcFailure.notFound(NOT_ISSUED);
+      if (!(await this.uploads.findPending(key))) throw RpcFailure.notFound(NOT_ISSUED);
       const stat = await this.store.stat(key);
       if (!stat) throw RpcFailure.notFound('Nothing was uploaded to this URL');
       // From here on the upload is this call's alone; whatever happens, it cannot be registered twice.
       if (!(await this.uploads.claim(key))) throw RpcFailure.notFound(NOT_ISSUED);
-      const contentType = await this.checked(key, stat.size, stat.version);
+      const { bytes, contentType } = await this.checked(key, stat.size, stat.version);
+      const kept = keepLocation ? bytes : withoutLocation(bytes, contentType);
       const id = randomUUID();
-      await this.moveChecked(key, photoKey(id), stat.version);
+      await this.store.writePhoto(photoKey(id), kept, contentType);
+      await this.store.retireUpload(key);
+      let row: PhotoRow;
       try {
-        return toPhoto(await this.photos.insert({ id, objectKey: photoKey(id), contentType, size: stat.size }));
+        row = await this.photos.insert({ id, objectKey: photoKey(id), contentType, size: kept.length });
       } catch (error) {
         await this.store.remove(photoKey(id)).catch(() => undefined);
         throw error;
       }
+      await this.undoIfErased(key, row);
+      return toPhoto(row);
     } catch (error) {
       throw asRpcFailure(error);
     }
@@ -74,19 +83,32 @@ export class PhotosService {
     return { id };
   }
 
-  /** The image type of an upload, or a refusal after deleting it. */
-  private async checked(key: string, size: number, version?: string): Promise<PhotoContentType> {
+  /** The upload's bytes and image type, or a refusal after retiring it. */
+  private async checked(key: string, size: number, version?: string): Promise<{ bytes: Buffer; contentType: PhotoContentType }> {
     if (size > PHOTO_MAX_BYTES) return this.refuse(key, new RpcFailure(413, TOO_LARGE));
-    const type = size > 0 ? imageTypeOf(await this.store.readHead(key, IMAGE_HEAD_BYTES, version).catch(this.changed(key))) : undefined;
-    if (!type) return this.refuse(key, new RpcFailure(415, NOT_AN_IMAGE));
-    return type;
+    if (size === 0) return this.refuse(key, new RpcFailure(415, NOT_AN_IMAGE));
+    const bytes = await this.store.read(key, version).catch(this.changed(key));
+    // The size seen was that of the version read (S3 reads it on that condition); a file store's upload never changes.
+    if (bytes.length > PHOTO_MAX_BYTES) return this.refuse(key, new RpcFailure(413, TOO_LARGE));
+    const contentType = imageTypeOf(bytes.subarray(0, IMAGE_HEAD_BYTES));
+    if (!contentType || !(await isOnlyAnImage(bytes, contentType))) return this.refuse(key, new RpcFailure(415, NOT_AN_IMAGE));
+    return { bytes, contentType };
   }
 
-  private async moveChecked(from: string, to: string, version?: string): Promise<void> {
-    await this.store.move(from, to, version).catch(this.changed(from));
+  /**
+   * An erase that ran while this registration did removed the upload's row
+   * (see MediaEraser): the photo it wrote would outlive the vault, so it
+   * goes. When the row is still there, the erase has yet to remove rows and
+   * objects, and takes this photo with the rest.
+   */
+  private async undoIfErased(key: string, row: PhotoRow): Promise<void> {
+    if (await this.uploads.stillRecorded(key, 'claimed')) return;
+    await this.store.remove(row.objectKey);
+    await this.photos.remove(row.id);
+    throw new RpcFailure(410, 'The vault was erased while the photo was being registered');
   }
 
-  /** A presigned URL can be PUT to again until it expires: a file swapped after the check is refused too. */
+  /** A presigned URL issued before conditional uploads could be PUT to again: a file swapped after the check is refused too. */
   private changed(key: string) {
     return async (error: unknown): Promise<never> => {
       if (error instanceof ObjectStoreError && error.reason === 'changed') {
@@ -97,7 +119,7 @@ export class PhotosService {
   }
 
   private async refuse(key: string, failure: RpcFailure): Promise<never> {
-    await this.store.remove(key);
+    await this.store.retireUpload(key);
     throw failure;
   }
 }

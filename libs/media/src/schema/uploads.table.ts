@@ -2,8 +2,10 @@ import { index, text, timestamp } from 'drizzle-orm/pg-core';
 import { mediaSchema } from './media.schema.js';
 
 /**
- * An upload URL the vault issued and whose photo is not registered yet. Only
- * a key listed here can be registered, and only once: registration removes it.
+ * Every upload URL the vault issued, until a day after: only a key listed
+ * here and not registered yet can be registered, and only once. A registered
+ * upload keeps its row until then, so that an erase knows every URL that may
+ * still write (erasure-watch.table.ts).
  */
 export const uploads = mediaSchema.table(
   'uploads',
@@ -14,6 +16,8 @@ export const uploads = mediaSchema.table(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** When the embedded store received the file; its URL is spent from then on. */
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
+    /** When its photo was registered (or refused): from then on the upload cannot be registered again. */
+    registeredAt: timestamp('registered_at', { withTimezone: true }),
   },
   (table) => [index('uploads_created_at').on(table.createdAt)],
 );

@@ -1,7 +1,7 @@
 import type { PhotoSource } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,7 @@ import {
   isObjectKey,
   type ObjectStat,
   type ObjectStore,
+  type SignedUpload,
   type UploadBody,
 } from './object.store.js';
 import { UploadSignature, type SignatureCheck } from './upload-signature.js';
@@ -45,9 +46,10 @@ export class FileObjectStore implements ObjectStore {
     await this.emptyFolder(PARTIAL);
   }
 
-  async signUpload(key: string, ttlSeconds: number): Promise<string> {
+  /** No header to send: `FileUploadController` takes one PUT per URL by itself (media.uploads.uploaded_at). */
+  async signUpload(key: string, ttlSeconds: number): Promise<SignedUpload> {
     const { expires, signature } = this.signature.issue(this.checked(key), ttlSeconds);
-    return `${FILE_UPLOAD_PATH}${key}?${new URLSearchParams({ expires, signature })}`;
+    return { url: `${FILE_UPLOAD_PATH}${key}?${new URLSearchParams({ expires, signature })}`, headers: {} };
   }
 
   /** Whatever origin the browser resolved the path against; only the path names the key. */
@@ -118,19 +120,26 @@ export class FileObjectStore implements ObjectStore {
     }
   }
 
-  async readHead(key: string, length: number): Promise<Buffer> {
-    const file = await open(this.pathOf(key), 'r');
+  /** An upload file never changes once written (its URL is spent), so there is no version to check. */
+  async read(key: string): Promise<Buffer> {
+    return readFile(this.pathOf(key));
+  }
+
+  /** Written beside, then renamed into place: a photo file is either whole or absent. */
+  async writePhoto(key: string, bytes: Buffer): Promise<void> {
+    const partial = join(this.dir, PARTIAL, randomUUID());
     try {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await file.read(buffer, 0, length, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await file.close();
+      await writeFile(partial, bytes, { flag: 'wx', mode: 0o600 });
+      await rename(partial, this.pathOf(key));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
     }
   }
 
-  async move(from: string, to: string): Promise<void> {
-    await rename(this.pathOf(from), this.pathOf(to));
+  /** The URL is spent in the database already; the file simply goes. */
+  async retireUpload(key: string): Promise<void> {
+    await this.remove(key);
   }
 
   async remove(key: string): Promise<void> {
@@ -139,6 +148,12 @@ export class FileObjectStore implements ObjectStore {
 
   async removeAll(prefix: string): Promise<number> {
     return this.emptyFolder(prefix);
+  }
+
+  async removeChosen(prefix: string, choose: (keys: string[]) => Promise<string[]>): Promise<number> {
+    const chosen = await choose((await this.namesIn(prefix)).map((name) => `${prefix}${name}`));
+    for (const key of chosen) await this.remove(key);
+    return chosen.length;
   }
 
   async removeOlderThan(prefix: string, before: Date): Promise<number> {

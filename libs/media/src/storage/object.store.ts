@@ -11,23 +11,40 @@ export interface ObjectStore {
   readonly kind: 's3' | 'file';
   /** Creates the bucket or folder when it is missing. */
   prepare(): Promise<void>;
-  /** A URL the browser PUTs one file to, for `ttlSeconds`. */
-  signUpload(key: string, ttlSeconds: number): Promise<string>;
+  /**
+   * A URL the browser PUTs one file to, for `ttlSeconds`, and the headers that
+   * PUT must carry. The URL takes one object only: a second PUT stores nothing.
+   */
+  signUpload(key: string, ttlSeconds: number): Promise<SignedUpload>;
   /** The key an upload URL of this store names; undefined for any other URL. */
   keyOfUploadUrl(url: string): Promise<string | undefined>;
   /** Size and version (ETag) of an object; undefined when there is none. */
   stat(key: string): Promise<ObjectStat | undefined>;
-  /** The first `length` bytes (fewer for a shorter object) of the version `stat` saw. */
-  readHead(key: string, length: number, version?: string): Promise<Buffer>;
-  /** Renames an object, refusing with `changed` when it is no longer the version `stat` saw. */
-  move(from: string, to: string, version?: string): Promise<void>;
+  /** The whole object (callers check its size first), refusing with `changed` when it is no longer the version `stat` saw. */
+  read(key: string, version?: string): Promise<Buffer>;
+  /** Stores a registered photo's bytes under its key. */
+  writePhoto(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /**
+   * Done with an upload (registered or refused): its bytes go, and its URL
+   * stays spent. A bucket keeps an empty tombstone under the key, since a
+   * conditional PUT (`If-None-Match: *`) is refused only while an object is
+   * there; the abandoned-upload sweep removes it once the URL is long expired.
+   */
+  retireUpload(key: string): Promise<void>;
   remove(key: string): Promise<void>;
   /** Removes every object under a prefix; returns how many. */
   removeAll(prefix: string): Promise<number>;
+  /** Removes the objects under a prefix that `choose` picks, a page of keys at a time; returns how many. */
+  removeChosen(prefix: string, choose: (keys: string[]) => Promise<string[]>): Promise<number>;
   /** Removes the objects under a prefix last written before `before`; returns how many. */
   removeOlderThan(prefix: string, before: Date): Promise<number>;
   /** Where the gateway reads an object from (it never crosses the message bus). */
   locate(key: string): Promise<PhotoSource>;
+}
+
+export interface SignedUpload {
+  url: string;
+  headers: Record<string, string>;
 }
 
 export interface ObjectStat {

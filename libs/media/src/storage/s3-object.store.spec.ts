@@ -16,7 +16,7 @@ const options: S3StoreOptions = {
 describe('S3 object store URLs', () => {
   it('signs browser uploads for the public endpoint and reads through the internal one', async () => {
     const store = new S3ObjectStore(options);
-    const upload = new URL(await store.signUpload(KEY, 600));
+    const upload = new URL((await store.signUpload(KEY, 600)).url);
     expect(`${upload.origin}${upload.pathname}`).toBe(`https://photos.vault.example/vault-photos/${KEY}`);
     expect(upload.searchParams.get('X-Amz-Expires')).toBe('600');
     expect([...upload.searchParams.keys()].some((name) => /checksum/i.test(name))).toBe(false);
@@ -24,9 +24,16 @@ describe('S3 object store URLs', () => {
     expect(read.kind === 'url' && new URL(read.url).origin).toBe('http://minio.internal:9000');
   });
 
+  it('signs each upload as a conditional write, and hands over the header the PUT must carry', async () => {
+    const { url, headers } = await new S3ObjectStore(options).signUpload(KEY, 600);
+    // Signed, not in the query: the bucket refuses the PUT without the header, and a second object under the key with it.
+    expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('host;if-none-match');
+    expect(headers).toEqual({ 'If-None-Match': '*' });
+  });
+
   it('recognises only its own upload URLs: same endpoint, bucket and key shape', async () => {
     const store = new S3ObjectStore(options);
-    const signed = await store.signUpload(KEY, 600);
+    const signed = (await store.signUpload(KEY, 600)).url;
     expect(await store.keyOfUploadUrl(signed)).toBe(KEY);
     expect(await store.keyOfUploadUrl(signed.split('?')[0])).toBe(KEY);
     for (const other of [
@@ -44,7 +51,7 @@ describe('S3 object store URLs', () => {
 
   it('works with virtual-hosted buckets too', async () => {
     const store = new S3ObjectStore({ ...options, endpoint: 'https://s3.eu-west-1.amazonaws.com', publicEndpoint: undefined, region: 'eu-west-1', forcePathStyle: false });
-    const upload = new URL(await store.signUpload(KEY, 600));
+    const upload = new URL((await store.signUpload(KEY, 600)).url);
     expect(upload.host).toBe('vault-photos.s3.eu-west-1.amazonaws.com');
     expect(upload.pathname).toBe(`/${KEY}`);
     expect(await store.keyOfUploadUrl(upload.toString())).toBe(KEY);

@@ -1,5 +1,4 @@
 import {
-  CopyObjectCommand,
   CreateBucketCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -14,7 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { PhotoSource } from '@vault/contracts';
-import { ObjectStoreError, UPLOAD_KEY_AT_END, type ObjectStat, type ObjectStore } from './object.store.js';
+import { ObjectStoreError, UPLOAD_KEY_AT_END, type ObjectStat, type ObjectStore, type SignedUpload } from './object.store.js';
 
 export interface S3StoreOptions {
   endpoint: string;
@@ -28,6 +27,13 @@ export interface S3StoreOptions {
 
 /** A presigned GET lives just long enough for the gateway to start reading it. */
 const READ_URL_TTL_SECONDS = 60;
+
+/**
+ * S3's conditional write: the PUT stores its object only if the key holds
+ * none. Signed into every upload URL (a browser that leaves it out fails the
+ * signature), so a URL writes one object, and none once its slot is spent.
+ */
+const ONE_OBJECT_ONLY = { 'If-None-Match': '*' };
 
 /**
  * The distributed mode's object store: an S3-compatible bucket. Browsers PUT
@@ -63,8 +69,11 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  signUpload(key: string, ttlSeconds: number): Promise<string> {
-    return getSignedUrl(this.publicClient, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: ttlSeconds });
+  async signUpload(key: string, ttlSeconds: number): Promise<SignedUpload> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, IfNoneMatch: ONE_OBJECT_ONLY['If-None-Match'] });
+    // The presigner signs If-None-Match as a header (only x-amz-* headers move into the query): the PUT must send it.
+    const url = await getSignedUrl(this.publicClient, command, { expiresIn: ttlSeconds });
+    return { url, headers: { ...ONE_OBJECT_ONLY } };
   }
 
   /**
@@ -81,7 +90,7 @@ export class S3ObjectStore implements ObjectStore {
     }
     const key = UPLOAD_KEY_AT_END.exec(parsed.pathname)?.[1];
     if (!key) return undefined;
-    const expected = new URL(await this.signUpload(key, 60));
+    const expected = new URL((await this.signUpload(key, 60)).url);
     return `${expected.origin}${expected.pathname}` === `${parsed.origin}${parsed.pathname}` ? key : undefined;
   }
 
@@ -95,29 +104,22 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async readHead(key: string, length: number, version?: string): Promise<Buffer> {
+  async read(key: string, version?: string): Promise<Buffer> {
     try {
-      const object = await this.call(() =>
-        this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}`, IfMatch: version })),
-      );
+      const object = await this.call(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, IfMatch: version })));
       return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
     } catch (error) {
       throw changedOr(error);
     }
   }
 
-  /** A server-side copy of exactly the version that was checked, then the original goes. */
-  async move(from: string, to: string, version?: string): Promise<void> {
-    try {
-      await this.call(() =>
-        this.client.send(
-          new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}`, CopySourceIfMatch: version }),
-        ),
-      );
-    } catch (error) {
-      throw changedOr(error);
-    }
-    await this.remove(from);
+  async writePhoto(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.call(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType })));
+  }
+
+  /** Overwrites the upload with an empty object: the bytes go, the key stays taken for the URL's conditional PUT. */
+  async retireUpload(key: string): Promise<void> {
+    await this.call(() => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: new Uint8Array(0) })));
   }
 
   async remove(key: string): Promise<void> {
@@ -125,11 +127,15 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async removeAll(prefix: string): Promise<number> {
-    return this.removeWhere(prefix, () => true);
+    return this.removeWhere(prefix, keysOf);
+  }
+
+  async removeChosen(prefix: string, choose: (keys: string[]) => Promise<string[]>): Promise<number> {
+    return this.removeWhere(prefix, (objects) => choose(objects.flatMap((object) => (object.Key ? [object.Key] : []))));
   }
 
   async removeOlderThan(prefix: string, before: Date): Promise<number> {
-    return this.removeWhere(prefix, (object) => object.LastModified !== undefined && object.LastModified < before);
+    return this.removeWhere(prefix, (objects) => keysOf(objects.filter((object) => object.LastModified !== undefined && object.LastModified < before)));
   }
 
   async locate(key: string): Promise<PhotoSource> {
@@ -144,14 +150,15 @@ export class S3ObjectStore implements ObjectStore {
     if (this.publicClient !== this.client) this.publicClient.destroy();
   }
 
-  private async removeWhere(prefix: string, selected: (object: _Object) => boolean): Promise<number> {
+  /** A page of objects at a time: `choose` answers which of their keys go. */
+  private async removeWhere(prefix: string, choose: (objects: _Object[]) => string[] | Promise<string[]>): Promise<number> {
     let removed = 0;
     let token: string | undefined;
     do {
       const page = await this.call(() =>
         this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })),
       );
-      const keys = (page.Contents ?? []).filter(selected).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      const keys = (await choose(page.Contents ?? [])).map((Key) => ({ Key }));
       if (keys.length > 0) {
         const result = await this.call(() =>
           this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })),
@@ -193,6 +200,8 @@ function clientFor(options: S3StoreOptions, endpoint: string): S3Client {
     requestHandler: { connectionTimeout: 3000, requestTimeout: 15_000 },
   });
 }
+
+const keysOf = (objects: _Object[]) => objects.flatMap((object) => (object.Key ? [object.Key] : []));
 
 function statusOf(error: unknown): number | undefined {
   return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;

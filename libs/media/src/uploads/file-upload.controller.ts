@@ -26,8 +26,9 @@ import { UploadsRepository } from './uploads.repository.js';
  * /objects/uploads/<id>?expires=..&signature=..` stores the raw body as that
  * upload's object. The signature and expiry are checked first, the URL works
  * once, and a body over 10 MB is refused with 413 while it streams, so no
- * more than one chunk of it is ever held in memory. Registered only with the
- * file store: in the distributed mode the browser PUTs to the bucket.
+ * more than one chunk of it is ever held in memory. An upload that was still
+ * streaming when the vault was erased is removed, not kept. Registered only
+ * with the file store: in the distributed mode the browser PUTs to the bucket.
  */
 @Controller()
 export class FileUploadController {
@@ -55,6 +56,11 @@ export class FileUploadController {
       if (error instanceof ObjectStoreError && error.reason === 'too-large') throw new PayloadTooLargeException(TOO_LARGE);
       if (error instanceof ObjectStoreError && error.reason === 'interrupted') throw new BadRequestException('The upload was interrupted');
       throw error;
+    }
+    // An erase since the PUT began removed the upload's row; it may have emptied the folder before this file landed.
+    if (!(await this.uploads.stillRecorded(key, 'uploaded'))) {
+      await this.store.remove(key);
+      throw new ForbiddenException('This upload URL is no longer valid');
     }
   }
 }

@@ -21,14 +21,15 @@ export class UploadsService {
     @Inject(MEDIA_OPTIONS) private readonly options: MediaOptions,
   ) {}
 
-  /** A one-time URL for a key the server chose; the browser PUTs the file straight to it. */
+  /** A one-time URL for a key the server chose, and the headers to send; the browser PUTs the file straight to it. */
   async issue(): Promise<UploadParameters> {
     await this.sweepAbandoned();
     const ttl = this.options.uploadUrlTtlSeconds ?? UPLOAD_URL_TTL_SECONDS;
     const key = uploadKey(randomUUID());
     await this.uploads.issue(key, new Date(Date.now() + ttl * 1000));
     try {
-      return { uploadURL: await this.store.signUpload(key, ttl) };
+      const signed = await this.store.signUpload(key, ttl);
+      return { uploadURL: signed.url, uploadHeaders: signed.headers };
     } catch (error) {
       throw asRpcFailure(error);
     }
@@ -37,7 +38,8 @@ export class UploadsService {
   /**
    * At most hourly, on the way through: a browser that never registered its
    * upload (closed tab, refused PUT) must not leave the object behind for ever.
-   * Objects in `uploads/` with no row (a presigned URL used twice) go too.
+   * Objects in `uploads/` older than that go too: a registered upload's
+   * tombstone, whose URL expired long before.
    */
   private async sweepAbandoned(): Promise<void> {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
