@@ -3,3 +3,4 @@ export * from './logger.js';
 export * from './config.js';
 export * from './health.js';
 export * from './public.decorator.js';
+export * from './raw-body-route.js';

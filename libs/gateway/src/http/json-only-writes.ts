@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { isRawBodyRoute } from '@vault/platform';
 import type { IncomingHttpHeaders } from 'node:http';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/**
- * Route config flag (`@RouteConfig({ [RAW_BODY_ROUTE]: true })`) of a route
- * that takes a file as its raw body, whatever its type: the embedded photo
- * upload. It is the value of RAW_UPLOAD in libs/media/src/uploads/raw-upload.parser.ts,
- * spelled out because the gateway may not import a domain library.
- */
-export const RAW_BODY_ROUTE = 'vaultRawUpload';
+export { RAW_BODY_ROUTE } from '@vault/platform';
 
 export const UNTYPED_BODY = 'Content-Type: must be application/json (none was sent)';
 
@@ -36,7 +31,7 @@ export function bodyTypeProblem(method: string, headers: IncomingHttpHeaders): s
 /** Answers 415 to a state-changing call whose body is not JSON, before the body is read and before any guard or handler. */
 export function refuseNonJsonWrites(fastify: FastifyInstance) {
   fastify.addHook('onRequest', (request, reply, done) => {
-    const rawBody = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[RAW_BODY_ROUTE] === true;
+    const rawBody = isRawBodyRoute(request.routeOptions.config);
     const problem = rawBody ? undefined : bodyTypeProblem(request.method, request.headers);
     if (!problem) return done();
     reply.status(415).type('text/plain; charset=utf-8').send(problem);

@@ -13,12 +13,12 @@ import {
 } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { PHOTO_MAX_BYTES } from '@vault/contracts';
+import { RAW_BODY_ROUTE } from '@vault/platform';
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { NOT_AN_IMAGE, TOO_LARGE } from '../photos/photos.service.js';
 import { FileObjectStore } from '../storage/file-object.store.js';
 import { ObjectStoreError, isObjectKey, uploadKey } from '../storage/object.store.js';
-import { RAW_UPLOAD } from './raw-upload.parser.js';
 import { UploadsRepository } from './uploads.repository.js';
 
 /**
@@ -38,7 +38,7 @@ export class FileUploadController {
   ) {}
 
   @Put('objects/uploads/:id')
-  @RouteConfig({ [RAW_UPLOAD]: true })
+  @RouteConfig({ [RAW_BODY_ROUTE]: true })
   @HttpCode(200)
   async upload(@Param('id') id: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<void> {
     const key = uploadKey(id);

@@ -1,15 +1,14 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { isRawBodyRoute } from '@vault/platform';
 import { errorCodes, type FastifyInstance } from 'fastify';
 
-/** Route config flag (`@RouteConfig({ [RAW_UPLOAD]: true })`) of the routes that take a file as their raw body. */
-export const RAW_UPLOAD = 'vaultRawUpload';
 
 /**
  * Fastify parses only JSON and text bodies, and refuses any other type with
  * 415 before a route runs. A photo arrives with whatever type the browser
  * guessed, so this catch-all hands the body, unread, as a stream to the
- * routes flagged RAW_UPLOAD, and answers every other route as Fastify would.
+ * routes flagged RAW_BODY_ROUTE (@vault/platform), and answers every other route as Fastify would.
  */
 @Injectable()
 export class RawUploadBodies implements OnModuleInit {
@@ -23,7 +22,7 @@ export class RawUploadBodies implements OnModuleInit {
     const fastify = http.getInstance<FastifyInstance>();
     if (fastify.hasContentTypeParser('*')) throw new Error('Another module already parses every content type');
     fastify.addContentTypeParser('*', (request, payload, done) => {
-      if ((request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[RAW_UPLOAD] === true) done(null, payload);
+      if (isRawBodyRoute(request.routeOptions.config)) done(null, payload);
       else done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
     });
   }
