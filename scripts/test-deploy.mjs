@@ -167,6 +167,49 @@ function checkNetworkPolicies(objects, { s3Port }) {
   assert(dns?.spec.egress?.[0]?.ports?.some((p) => p.port === 53 && p.protocol === 'UDP'), 'DNS egress for every pod');
 }
 
+/**
+ * Which store each app's egress rules reach, in the order of their rules
+ * (templates/networkpolicies.yaml); the dns policy is every pod's.
+ */
+const EGRESS_STORES = {
+  gateway: ['nats', 'redis', 's3'],
+  ...Object.fromEntries(SERVICES.map((s) => [`${s}-svc`, s === 'media' ? ['nats', 'postgres', 's3'] : ['nats', 'postgres']])),
+  migrations: ['postgres'],
+};
+/** A worked values file's egress peers per store (networkPolicy.egress.<store>.to), undefined when it names none. */
+const peersOf = (file) =>
+  Object.fromEntries(
+    Object.entries(parseAllDocuments(readFileSync(join(chart, file), 'utf8'))[0].toJS().networkPolicy?.egress ?? {}).map(([store, e]) => [store, e.to?.length ? e.to : undefined]),
+  );
+/** The trial's peers: its own store's pods. */
+const trialPeers = Object.fromEntries(
+  Object.entries({ nats: 'nats', postgres: 'postgres', redis: 'redis', s3: 'minio' }).map(([store, component]) => [
+    store,
+    [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'vault', 'app.kubernetes.io/instance': RELEASE, 'app.kubernetes.io/component': component } } }],
+  ]),
+);
+/**
+ * Every egress rule of every NetworkPolicy, exactly: `ports` maps each store
+ * to the TCP ports its rule must allow, and nothing else; `peers` the `to` of
+ * each store's rule (undefined: any address). DNS keeps port 53, UDP and TCP.
+ */
+function checkEgressRules(objects, { ports, peers = {} }) {
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy' && o.spec.egress?.length);
+  const expectedNames = [fullname('dns'), ...Object.keys(EGRESS_STORES).map(fullname)].sort();
+  equal(policies.map((p) => p.metadata.name).sort(), expectedNames, 'the NetworkPolicies with egress rules');
+  const dns = named(objects, 'NetworkPolicy', fullname('dns'));
+  equal(dns.spec.egress.length, 1, 'dns egress rules');
+  equal(dns.spec.egress[0].ports, [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }], 'dns egress ports');
+  for (const [app, stores] of Object.entries(EGRESS_STORES)) {
+    const rules = named(objects, 'NetworkPolicy', fullname(app)).spec.egress;
+    equal(rules.length, stores.length, `${app}: egress rules (${stores.join(', ')})`);
+    stores.forEach((store, i) => {
+      equal(rules[i].ports, ports[store].map((port) => ({ port, protocol: 'TCP' })), `${app}: egress rule ${i + 1} (${store}) ports`);
+      equal(rules[i].to, peers[store], `${app}: egress rule ${i + 1} (${store}) peers`);
+    });
+  }
+}
+
 function checkMigrationHook(objects, { databaseKeys }) {
   const jobs = objects.filter((o) => o.kind === 'Job');
   equal(jobs.length, SERVICES.length, 'one migration Job per service');
@@ -203,6 +246,8 @@ const cases = [
     registry: 'ghcr.io/acme',
     ownerPasswordVariable: 'VAULT_OWNER_PASSWORD_HASH',
     s3Port: 443,
+    // nats://...:4222 and https://... as before; PostgreSQL and Redis (URLs in the Secret) from networkPolicy.egress.
+    egress: { ports: { nats: [4222], postgres: [5432], redis: [6380], s3: [443] }, peers: peersOf('values-production.yaml') },
     extra: (objects) => {
       check('production: a pre-install/pre-upgrade migration Job per service image, before the services serve', () =>
         checkMigrationHook(objects, { databaseKeys: Object.fromEntries(SERVICES.map((s) => [s, `${s.toUpperCase()}_DATABASE_URL`])) }),
@@ -238,7 +283,28 @@ const cases = [
     registry: 'registry.example.com/vault',
     ownerPasswordVariable: 'VAULT_OWNER_PASSWORD',
     s3Port: 9000,
+    // The trial's own stores, on their own ports.
+    egress: { ports: { nats: [4222], postgres: [5432], redis: [6379], s3: [9000] }, peers: trialPeers },
     extra: (objects) => {
+      check('trial: a database role per service (docs/adr/0008): each service its own URL key, the roles made in the PostgreSQL pod', () => {
+        const secret = named(objects, 'Secret', fullname('trial'));
+        const decoded = (key) => Buffer.from(secret.data[key] ?? '', 'base64').toString();
+        assert(!('DATABASE_URL' in secret.data), 'the trial Secret holds no superuser DATABASE_URL');
+        const roles = JSON.parse(decoded('VAULT_SERVICE_ROLES'));
+        equal(roles.map((r) => [r.schema, r.role]), SERVICES.map((s) => [s, `vault_${s}`]), 'VAULT_SERVICE_ROLES');
+        for (const s of SERVICES) {
+          const url = new URL(decoded(`${s.toUpperCase()}_DATABASE_URL`));
+          equal([url.username, url.host, url.pathname], [`vault_${s}`, `${fullname('postgres')}:5432`, '/vault'], `${s} URL`);
+          equal(decodeURIComponent(url.password), roles.find((r) => r.schema === s).password, `${s} URL password`);
+          const env = envOf(named(objects, 'Deployment', fullname(`${s}-svc`)).spec.template.spec.containers[0]);
+          equal(env.DATABASE_URL?.secretKeyRef, { name: fullname('trial'), key: `${s.toUpperCase()}_DATABASE_URL` }, `${s}-svc DATABASE_URL`);
+        }
+        const provisioner = named(objects, 'StatefulSet', fullname('postgres')).spec.template.spec.containers.find((c) => c.name === 'service-roles');
+        assert(provisioner, 'no service-roles container in the PostgreSQL pod');
+        equal(Object.keys(envOf(provisioner)).sort(), ['PGPASSWORD', 'VAULT_SERVICE_ROLES'], 'service-roles env');
+        assert(provisioner.readinessProbe, 'the PostgreSQL pod is ready only once the roles are made');
+        assert(named(objects, 'ConfigMap', fullname('postgres-roles'))?.data['provision-service-roles.sql']?.includes('NOSUPERUSER NOCREATEDB NOCREATEROLE'), 'the roles SQL');
+      });
       check('trial: PostgreSQL, NATS, Redis and MinIO as StatefulSets, secrets generated, services migrate at start', () => {
         for (const store of ['postgres', 'nats', 'redis', 'minio']) assert(named(objects, 'StatefulSet', fullname(store)), `no StatefulSet ${fullname(store)}`);
         const secret = named(objects, 'Secret', fullname('trial'));
@@ -285,6 +351,7 @@ for (const c of cases) {
   );
   check(`${c.file}: every pod non-root, no privilege escalation, capabilities dropped, read-only root, limits`, () => checkPodSecurity(objects));
   check(`${c.file}: NetworkPolicies: default deny, only the gateway reachable, services to NATS and their stores`, () => checkNetworkPolicies(objects, c));
+  check(`${c.file}: NetworkPolicies: each egress rule's exact ports and peers`, () => checkEgressRules(objects, c.egress));
   c.extra(objects);
 }
 
@@ -347,6 +414,72 @@ for (const variant of variants) {
   });
 }
 
+// ---------------------------------------------------------------- egress ports follow the URLs
+
+// Each egress rule allows the port of the URL its app connects to (nats.url,
+// s3.endpoint: their own port, else the scheme's default), not a port of the
+// values that the URL may have left behind. PostgreSQL's and Redis's URLs are
+// in Secrets the chart cannot read: their ports are networkPolicy.egress.<store>.ports.
+process.stdout.write('\negress ports follow the URLs\n');
+const productionPeers = peersOf('values-production.yaml');
+const portVariants = [
+  {
+    name: 'odd ports everywhere: nats://nats.example:4723, http://minio.example:9000, PostgreSQL 6543, Redis 6390',
+    args: [
+      '-f', 'deploy/helm/values-production.yaml',
+      '--set', 'nats.url=nats://nats.example:4723,s3.endpoint=http://minio.example:9000',
+      '--set-json', 'networkPolicy.egress.postgres.ports=[6543]', '--set-json', 'networkPolicy.egress.redis.ports=[6390]',
+    ],
+    config: { NATS_URL: 'nats://nats.example:4723', S3_ENDPOINT: 'http://minio.example:9000' },
+    egress: { ports: { nats: [4723], postgres: [6543], redis: [6390], s3: [9000] }, peers: productionPeers },
+  },
+  {
+    name: 'URLs without a port: tls://nats.example is 4222, https://s3.example 443 (whatever ports the values list)',
+    args: [
+      '-f', 'deploy/helm/values-production.yaml',
+      '--set', 'nats.url=tls://nats.example,s3.endpoint=https://s3.example',
+      '--set-json', 'networkPolicy.egress.nats.ports=[4999]', '--set-json', 'networkPolicy.egress.s3.ports=[8443]',
+    ],
+    config: { NATS_URL: 'tls://nats.example', S3_ENDPOINT: 'https://s3.example' },
+    egress: { ports: { nats: [4222], postgres: [5432], redis: [6380], s3: [443] }, peers: productionPeers },
+  },
+  {
+    name: 'URLs without a port: nats://nats.example is 4222, http://minio.example 80',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'nats.url=nats://nats.example,s3.endpoint=http://minio.example/'],
+    config: { NATS_URL: 'nats://nats.example', S3_ENDPOINT: 'http://minio.example/' },
+    egress: { ports: { nats: [4222], postgres: [5432], redis: [6380], s3: [80] }, peers: productionPeers },
+  },
+  {
+    name: 'IPv6 addresses: nats://[fd00::42]:4723, https://[fd00::9]:8443',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'nats.url=nats://[fd00::42]:4723,s3.endpoint=https://[fd00::9]:8443'],
+    config: { NATS_URL: 'nats://[fd00::42]:4723', S3_ENDPOINT: 'https://[fd00::9]:8443' },
+    egress: { ports: { nats: [4723], postgres: [5432], redis: [6380], s3: [8443] }, peers: productionPeers },
+  },
+  {
+    name: 'NATS URL from a Secret (unreadable by the chart): networkPolicy.egress.nats.ports, not the port of nats.url',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'secrets.natsUrl.key=NATS_URL,nats.url=nats://nats.example:4723', '--set-json', 'networkPolicy.egress.nats.ports=[4333]'],
+    config: { NATS_URL: undefined, S3_ENDPOINT: 'https://s3.eu-central-1.amazonaws.com' },
+    egress: { ports: { nats: [4333], postgres: [5432], redis: [6380], s3: [443] }, peers: productionPeers },
+  },
+  {
+    name: "the chart's defaults with only what production requires: 4222, 5432, 6379, 443 to any address",
+    args: ['--set', 'image.registry=ghcr.io/acme,secrets.existingSecret=vault-secrets,nats.url=nats://nats.example:4222,s3.endpoint=https://s3.example'],
+    config: { NATS_URL: 'nats://nats.example:4222', S3_ENDPOINT: 'https://s3.example' },
+    egress: { ports: { nats: [4222], postgres: [5432], redis: [6379], s3: [443] } },
+  },
+];
+for (const variant of portVariants) {
+  check(`egress ports: ${variant.name}`, () => {
+    const result = template(variant.args);
+    assert(result.status === 0, result.stderr);
+    validate(result.stdout, variant.name);
+    const objects = parse(result.stdout);
+    const config = named(objects, 'ConfigMap', fullname('config')).data;
+    for (const [key, value] of Object.entries(variant.config)) equal(config[key], value, `ConfigMap ${key} (the URL the apps connect to)`);
+    checkEgressRules(objects, variant.egress);
+  });
+}
+
 // ---------------------------------------------------------------- values the chart refuses
 
 process.stdout.write('\ninvalid values\n');
@@ -376,6 +509,16 @@ const refused = [
     name: 'an allowed host given as a URL (schema)',
     args: ['-f', 'deploy/helm/values-production.yaml', '--set-json', 'gateway.allowedHosts=["https://vault.acme.example"]'],
     message: '/gateway/allowedHosts/0',
+  },
+  {
+    name: 'a NATS URL whose port is no TCP port (it would render a NetworkPolicy the API server refuses)',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'nats.url=nats://nats.example:99999'],
+    message: 'nats.url: port 99999 of nats://nats.example:99999 is not a TCP port',
+  },
+  {
+    name: 'a bucket endpoint on port 0',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 's3.endpoint=http://minio.example:0'],
+    message: 's3.endpoint: port 0 of http://minio.example:0 is not a TCP port',
   },
   { name: 'a misspelled value (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.replicaz=3'], message: "additional properties 'replicaz' not allowed" },
   { name: 'a value out of range (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'config.sessionTtlSeconds=0'], message: '/config/sessionTtlSeconds' },

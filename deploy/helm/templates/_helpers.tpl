@@ -169,23 +169,80 @@ capabilities:
 {{- end }}
 {{- end }}
 
-{{/* The ports of one kind of store: the trial's own, or networkPolicy.egress.<store>.ports. */}}
-{{- define "vault.storePorts" -}}
-{{- $egress := index .root.Values.networkPolicy.egress .store }}
-{{- $ports := $egress.ports }}
-{{- if and .root.Values.trial.enabled (not $egress.to) }}
-{{- $ports = list (get (dict "nats" 4222 "postgres" 5432 "redis" 6379 "s3" 9000) .store) }}
+{{/*
+The TCP port a URL connects to: its own (http://minio.example:9000, also
+bracketed IPv6, [fd00::9]:9000), else its scheme's default in `defaults`,
+else `fallback`. Sprig's urlParse reads the URL; the chart reads ports out
+of URLs here and nowhere else. `what` names the value in errors.
+dict: url, what, defaults (scheme: port), fallback (optional)
+*/}}
+{{- define "vault.urlPort" -}}
+{{- $url := urlParse .url }}
+{{- $port := regexFind ":[0-9]+$" $url.host | trimPrefix ":" }}
+{{- if $port }}
+{{- $port = atoi $port }}
+{{- else if hasKey .defaults $url.scheme }}
+{{- $port = get .defaults $url.scheme }}
+{{- else if .fallback }}
+{{- $port = .fallback }}
+{{- else }}
+{{- fail (printf "%s: %s names no port, and %s:// has no default one" .what .url $url.scheme) }}
 {{- end }}
-{{- range $ports }}
-- port: {{ . }}
-  protocol: TCP
+{{- if or (lt (int $port) 1) (gt (int $port) 65535) }}
+{{- fail (printf "%s: port %v of %s is not a TCP port (1-65535)" .what $port .url) }}
+{{- end }}
+{{- int $port }}
+{{- end }}
+
+{{/* The ports of the trial's own stores, as JSON (fromJson it): what their Services and pods listen on. */}}
+{{- define "vault.trialStorePorts" -}}
+{{- toJson (dict "postgres" 5432 "nats" 4222 "redis" 6379 "s3" 9000 "minio" 9000) }}
+{{- end }}
+
+{{/*
+The ports an app connects to a kind of store on, as a JSON list (fromJsonArray it):
+- nats: the port of NATS_URL as the ConfigMap gives it (nats.url, or the
+  trial's), 4222 when it names none, whatever its scheme (nats://, tls://:
+  the NATS client's own default);
+- s3: the port of S3_ENDPOINT (s3.endpoint, or the trial's MinIO), else 80 for
+  http:// and 443 for https://;
+- a URL the chart cannot read (PostgreSQL's and Redis's, in Secrets; NATS_URL
+  from secrets.natsUrl): networkPolicy.egress.<store>.ports, or the trial
+  store's own port when the rule goes to the trial's pods.
+dict: root, store (nats, postgres, redis, s3)
+*/}}
+{{- define "vault.egressPorts" -}}
+{{- $root := .root }}
+{{- $egress := index $root.Values.networkPolicy.egress .store }}
+{{- $url := "" }}
+{{- $what := "" }}
+{{- $defaults := dict }}
+{{- $fallback := 0 }}
+{{- if and (eq .store "nats") (not $root.Values.secrets.natsUrl.key) }}
+{{- $url = include "vault.natsUrl" $root }}
+{{- $what = ternary "nats.url" "the trial's NATS URL" (not (empty $root.Values.nats.url)) }}
+{{- $fallback = 4222 }}
+{{- else if eq .store "s3" }}
+{{- $url = include "vault.s3Endpoint" $root }}
+{{- $what = ternary "s3.endpoint" "the trial's MinIO endpoint" (not (empty $root.Values.s3.endpoint)) }}
+{{- $defaults = dict "http" 80 "https" 443 }}
+{{- end }}
+{{- if $url }}
+{{- toJson (list (include "vault.urlPort" (dict "url" $url "what" $what "defaults" $defaults "fallback" $fallback) | atoi)) }}
+{{- else if and $root.Values.trial.enabled (not $egress.to) }}
+{{- toJson (list (get (include "vault.trialStorePorts" $root | fromJson) .store | int)) }}
+{{- else }}
+{{- toJson $egress.ports }}
 {{- end }}
 {{- end }}
 
-{{/* One egress rule to a kind of store. dict: root, store */}}
-{{- define "vault.egressTo" -}}
+{{/* One egress rule to a kind of store, on the ports of vault.egressPorts. dict: root, store */}}
+{{- define "vault.egressRule" -}}
 - ports:
-    {{- include "vault.storePorts" . | trim | nindent 4 }}
+    {{- range include "vault.egressPorts" . | fromJsonArray }}
+    - port: {{ int . }}
+      protocol: TCP
+    {{- end }}
   {{- with include "vault.storePeers" . }}
   to:
     {{- . | trim | nindent 4 }}
