@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
 import { HealthModule } from '@vault/platform';
-import { EventsModule, TRANSPORT_READINESS, TransportModule } from '@vault/transport';
+import { EVENTS_READINESS, EventsModule, TRANSPORT_READINESS, TransportModule } from '@vault/transport';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { processLogger } from './nest-logger.js';
@@ -23,7 +23,8 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
       TransportModule.forClient({ kind: 'nats', url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS }, 'gateway'),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: 'gateway' }),
       GatewayModule.forRoot(gatewayOptions(config, { redisUrl, webDistDir: web?.distDir }), web),
-      HealthModule.register([TRANSPORT_READINESS]),
+      // Not ready while it cannot reach the broker: no route could reach a service, no access event would leave.
+      HealthModule.register([TRANSPORT_READINESS, EVENTS_READINESS]),
     ],
   })
   class GatewayProcessModule {}

@@ -4,7 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
 import { HealthModule } from '@vault/platform';
-import { EventsModule, microserviceOptions } from '@vault/transport';
+import { EVENTS_READINESS, EventsModule, TRANSPORT_SERVER, TRANSPORT_SERVER_READINESS, TransportServerModule } from '@vault/transport';
+import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { processLogger } from './nest-logger.js';
 import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
 
@@ -19,8 +20,10 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
   @Module({
     imports: [
       PersistenceModule.forRoot({ kind: 'postgres', url: databaseUrlFor(config, name) }),
-      HealthModule.register([DATABASE_READINESS]),
+      TransportServerModule.forServer(transport, `${name}-svc`),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: `${name}-svc` }),
+      // Not ready while it cannot reach the broker: requests would not arrive, events would not leave.
+      HealthModule.register([DATABASE_READINESS, TRANSPORT_SERVER_READINESS, EVENTS_READINESS]),
       domainModule,
     ],
   })
@@ -30,7 +33,7 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
     logger: nestLogger,
     abortOnError: false,
   });
-  app.connectMicroservice(microserviceOptions(transport, `${name}-svc`));
+  app.connectMicroservice({ strategy: app.get<CustomTransportStrategy>(TRANSPORT_SERVER) });
   app.enableShutdownHooks();
   // Migrations and the events kept while this service was away (a self-destruct) come before serving.
   await app.init();

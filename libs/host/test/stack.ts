@@ -56,6 +56,13 @@ export async function startDistributedStack(env: Record<string, string>) {
     start: async (name: keyof typeof services) => {
       running[name] = await services[name]();
     },
+    /** Each app's readiness URL, read when asked (a restarted service has a new port). */
+    readinessUrls: (): Record<keyof typeof services | 'gateway', string> => ({
+      gateway: `${urlOf(gateway)}/health/ready`,
+      ...(Object.fromEntries(Object.entries(running).map(([name, app]) => [name, `${urlOf(app)}/health/ready`])) as Record<keyof typeof services, string>),
+    }),
+    /** The running apps themselves, so a test can tell that none was replaced. */
+    apps: (): Record<keyof typeof services | 'gateway', INestApplication> => ({ gateway, ...(running as Record<keyof typeof services, INestApplication>) }),
     /** Keys in the gateway's Redis, to look behind the session store. */
     redisKeys: async (pattern: string) => {
       const { Redis } = await import('ioredis');

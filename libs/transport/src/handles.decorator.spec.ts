@@ -45,10 +45,10 @@ describe('@Handles', () => {
     });
   });
 
-  it('hides an unexpected error behind a 500 without its details', async () => {
+  it('hides an unexpected error behind a 500 that names only the service', async () => {
     await expect(call({ data: { word: 'boom' }, meta: {} })).resolves.toEqual({
       ok: false,
-      error: { status: 500, message: 'Internal error' },
+      error: { status: 500, message: 'The test service failed on this request.' },
     });
   });
 });

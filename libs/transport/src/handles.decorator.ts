@@ -16,17 +16,19 @@ export function Handles(contract: RpcContract): MethodDecorator {
   return (target, key, descriptor: PropertyDescriptor) => {
     const handler = descriptor.value as (request: unknown) => unknown;
     descriptor.value = async function handle(this: unknown, envelope: RpcEnvelope | undefined): Promise<RpcReply> {
-      const parsed = contract.request.safeParse(envelope?.data ?? {});
-      if (!parsed.success) {
-        return { ok: false, error: { status: 400, message: describeIssues(parsed.error) } };
-      }
       return requestContext.run({ requestId: envelope?.meta?.requestId }, async () => {
+        // Parsing is inside too: a schema can throw (a stack overflow on a hostile shape), not only refuse.
         try {
+          const parsed = contract.request.safeParse(envelope?.data ?? {});
+          if (!parsed.success) {
+            return { ok: false, error: { status: 400, message: describeIssues(parsed.error) } };
+          }
           return { ok: true, data: await handler.call(this, parsed.data) };
         } catch (error) {
           if (error instanceof RpcFailure) return { ok: false, error: error.toBody() };
-          logger.error(`${contract.pattern} failed: ${(error as Error).stack ?? String(error)}`);
-          return { ok: false, error: { status: 500, message: 'Internal error' } };
+          // The details stay in this service's log; the caller learns only which service failed.
+          logger.error(`${contract.pattern} failed: ${(error as Error)?.stack ?? String(error)}`);
+          return { ok: false, error: RpcFailure.failedIn(contract.pattern).toBody() };
         }
       });
     };

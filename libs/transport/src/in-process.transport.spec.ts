@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Controller, Module, type INestApplicationContext } from '@nestjs/common';
+import { Controller, Logger, Module, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { INestMicroservice } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
 import { defineRpc } from '@vault/contracts';
 import { currentRequestId, requestContext } from '@vault/platform';
 import { z } from 'zod';
@@ -19,6 +19,20 @@ const Add = defineRpc({
 const Slow = defineRpc({ pattern: 'math.slow', request: z.object({}), response: z.object({}), timeoutMs: 50 });
 const WhoAsks = defineRpc({ pattern: 'math.who', request: z.object({}), response: z.object({ requestId: z.string().optional() }) });
 const Unserved = defineRpc({ pattern: 'nobody.home', request: z.object({}), response: z.object({}) });
+const Conflict = defineRpc({ pattern: 'math.conflict', request: z.object({}), response: z.object({}) });
+const Recurse = defineRpc({ pattern: 'math.recurse', request: z.object({}), response: z.object({}) });
+/** A schema that throws while parsing, as a stack overflow on a hostile shape would. */
+const Overflowing = defineRpc({
+  pattern: 'math.overflow',
+  request: z.object({}).transform(() => {
+    throw new RangeError('Maximum call stack size exceeded');
+  }),
+  response: z.object({}),
+});
+/** A handler outside @Handles, so its exception reaches Nest's own RPC exception filter. */
+const Undecorated = defineRpc({ pattern: 'math.raw', request: z.object({}), response: z.object({}) });
+
+const recurse = (depth: number): number => recurse(depth + 1) + 1;
 
 @Controller()
 class MathHandlers {
@@ -31,6 +45,26 @@ class MathHandlers {
   @Handles(WhoAsks)
   who() {
     return { requestId: currentRequestId() };
+  }
+
+  @Handles(Conflict)
+  conflict() {
+    throw new RpcFailure(409, 'Already there');
+  }
+
+  @Handles(Recurse)
+  recurse() {
+    return { depth: recurse(0) };
+  }
+
+  @Handles(Overflowing)
+  overflow() {
+    return {};
+  }
+
+  @MessagePattern(Undecorated.pattern)
+  raw() {
+    throw new TypeError('undefined is not a function');
   }
 
   @Handles(Slow)
@@ -72,6 +106,27 @@ describe('in-process transport', () => {
     expect((failure as RpcFailure).status).toBe(400);
   });
 
+  it('keeps the status and message of a refusal the handler throws', async () => {
+    await expect(rpc.send(Conflict, {})).rejects.toMatchObject({ status: 409, message: 'Already there' });
+  });
+
+  it("answers 500 with a plain message, not 503, when the handler fails on its own, and logs the pattern on both sides", async () => {
+    const logged = captureErrorLogs();
+    try {
+      const failed = { status: 500, message: 'The math service failed on this request.' };
+      await expect(rpc.send(Recurse, {})).rejects.toMatchObject(failed);
+      await expect(rpc.send(Overflowing, {})).rejects.toMatchObject(failed);
+      // An exception Nest's filter sent back, not @Handles: the service was still reached.
+      await expect(rpc.send(Undecorated, {})).rejects.toMatchObject(failed);
+    } finally {
+      logged.restore();
+    }
+    const serviceSide = logged.lines.filter((line) => line.includes('math.recurse failed: RangeError: Maximum call stack size exceeded'));
+    const gatewaySide = logged.lines.filter((line) => line.startsWith('math.recurse: 500 The math service failed on this request.'));
+    expect([serviceSide.length, gatewaySide.length]).toEqual([1, 1]);
+    expect(logged.lines.some((line) => line.startsWith('math.raw: the service failed on this request'))).toBe(true);
+  });
+
   it('answers 503 when no service handles the pattern or it misses its deadline', async () => {
     await expect(rpc.send(Unserved, {})).rejects.toMatchObject({ status: 503, message: 'The nobody service is unavailable. Try again shortly.' });
     await expect(rpc.send(Slow, {})).rejects.toMatchObject({ status: 503 });
@@ -83,3 +138,13 @@ describe('in-process transport', () => {
     });
   });
 });
+
+/** Every error Nest's loggers write meanwhile (the apps above log nothing: logger false). */
+function captureErrorLogs() {
+  const lines: string[] = [];
+  const original = Logger.prototype.error;
+  Logger.prototype.error = function (this: Logger, message: unknown) {
+    lines.push(String(message));
+  };
+  return { lines, restore: () => (Logger.prototype.error = original) };
+}

@@ -4,6 +4,7 @@ export * from './in-process.transport.js';
 export * from './transport-options.js';
 export * from './rpc-client.js';
 export * from './transport.module.js';
+export * from './transport-server.module.js';
 export * from './events/event-bus.js';
 export * from './events/event-envelope.js';
 export * from './events/on-event.decorator.js';

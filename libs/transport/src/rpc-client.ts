@@ -3,7 +3,7 @@ import type { ClientProxy } from '@nestjs/microservices';
 import type { RpcContract, RpcEnvelope, RpcInput, RpcReply, RpcResponse } from '@vault/contracts';
 import { currentRequestId } from '@vault/platform';
 import { firstValueFrom, timeout } from 'rxjs';
-import { RpcFailure } from './rpc-failure.js';
+import { RpcFailure, serviceOf } from './rpc-failure.js';
 import type { TransportOptions } from './transport-options.js';
 
 export const RPC_PROXY = Symbol('RPC_PROXY');
@@ -12,7 +12,8 @@ export const TRANSPORT_OPTIONS = Symbol('TRANSPORT_OPTIONS');
 /**
  * The gateway's one way to talk to a service: `send(CreateTarget, body)`
  * returns the typed reply, or throws an RpcFailure carrying the service's
- * status, or 503 when the service does not answer in time.
+ * status: its refusal's, 500 when the handler failed on its own, 503 when no
+ * service answered (no connection, no responder, no handler, no answer in time).
  */
 @Injectable()
 export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -43,15 +44,21 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
         this.proxy.send<RpcReply>(contract.pattern, envelope).pipe(timeout(contract.timeoutMs ?? this.options.timeoutMs)),
       );
     } catch (error) {
-      const service = contract.pattern.split('.')[0];
-      this.logger.warn(`${contract.pattern}: no answer (${(error as Error).message ?? error})`);
-      throw RpcFailure.unavailable(`The ${service} service is unavailable. Try again shortly.`);
+      if (isExceptionFromService(error)) {
+        this.logger.error(`${contract.pattern}: the service failed on this request (${error.message})`);
+        throw RpcFailure.failedIn(contract.pattern);
+      }
+      this.logger.warn(`${contract.pattern}: no answer (${(error as Error)?.message ?? error})`);
+      throw RpcFailure.unavailable(`The ${serviceOf(contract.pattern)} service is unavailable. Try again shortly.`);
     }
-    if (!reply.ok) throw new RpcFailure(reply.error.status, reply.error.message);
+    if (!reply.ok) {
+      if (reply.error.status >= 500 && reply.error.status !== 503) this.logger.error(`${contract.pattern}: ${reply.error.status} ${reply.error.message}`);
+      throw new RpcFailure(reply.error.status, reply.error.message);
+    }
     const parsed = contract.response.safeParse(reply.data);
     if (!parsed.success) {
       this.logger.error(`${contract.pattern}: reply does not match its contract`);
-      throw new RpcFailure(502, `The ${contract.pattern.split('.')[0]} service sent an invalid reply.`);
+      throw new RpcFailure(502, `The ${serviceOf(contract.pattern)} service sent an invalid reply.`);
     }
     return parsed.data as RpcResponse<C>;
   }
@@ -68,4 +75,15 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
   async onApplicationShutdown() {
     await this.proxy.close();
   }
+}
+
+/**
+ * What Nest's RPC exception filter sends back when an exception escapes a
+ * handler before @Handles could turn it into a reply: the service was
+ * reached and answered, so this is its failure, not its absence. Everything
+ * else that ends a call without a reply (a timeout, no responders, no handler
+ * for the pattern, a lost connection) is a string or an Error.
+ */
+function isExceptionFromService(error: unknown): error is { status: 'error'; message: string } {
+  return typeof error === 'object' && error !== null && !(error instanceof Error) && (error as { status?: unknown }).status === 'error';
 }

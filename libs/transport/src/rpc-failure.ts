@@ -29,4 +29,13 @@ export class RpcFailure extends Error {
   static unavailable(message: string) {
     return new RpcFailure(503, message);
   }
+  /** A handler's own unexpected exception: the service answered, but could not do the work. */
+  static failedIn(pattern: string) {
+    return new RpcFailure(500, `The ${serviceOf(pattern)} service failed on this request.`);
+  }
+}
+
+/** The service a pattern belongs to: `planner.targets.list` is planner's. */
+export function serviceOf(pattern: string): string {
+  return pattern.split('.')[0];
 }

@@ -1,5 +1,6 @@
-import { ClientProxyFactory, Transport, type ClientProxy, type MicroserviceOptions } from '@nestjs/microservices';
+import { ClientProxyFactory, ServerNats, Transport, type ClientProxy, type CustomTransportStrategy, type MicroserviceOptions, type NatsOptions } from '@nestjs/microservices';
 import { InProcessBroker, InProcessClient, InProcessServer } from './in-process.transport.js';
+import { NATS_RECONNECT } from './nats-reconnect.js';
 
 /** How the gateway reaches the services: chosen by configuration, never by code. */
 export type TransportOptions =
@@ -10,13 +11,26 @@ export function createClientProxy(options: TransportOptions, clientName: string)
   if (options.kind === 'in-process') return new InProcessClient(options.broker);
   return ClientProxyFactory.create({
     transport: Transport.NATS,
-    options: { servers: [options.url], name: clientName },
+    options: { servers: [options.url], name: clientName, ...NATS_RECONNECT },
   }) as ClientProxy;
+}
+
+/** A queue group: replicas of one service share its messages instead of each answering. */
+function natsServerOptions(url: string, serviceName: string): NonNullable<NatsOptions['options']> {
+  return { servers: [url], queue: serviceName, name: serviceName, ...NATS_RECONNECT };
 }
 
 /** The server side of the same choice, for `connectMicroservice`. */
 export function microserviceOptions(options: TransportOptions, serviceName: string): MicroserviceOptions {
   if (options.kind === 'in-process') return { strategy: new InProcessServer(options.broker) };
-  // A queue group: replicas of one service share its messages instead of each answering.
-  return { transport: Transport.NATS, options: { servers: [options.url], queue: serviceName, name: serviceName } };
+  return { transport: Transport.NATS, options: natsServerOptions(options.url, serviceName) };
+}
+
+/**
+ * The same server as an instance (`connectMicroservice({ strategy })`), for a
+ * process that must also watch the connection it serves on (readiness).
+ */
+export function createServer(options: TransportOptions, serviceName: string): CustomTransportStrategy {
+  if (options.kind === 'in-process') return new InProcessServer(options.broker);
+  return new ServerNats(natsServerOptions(options.url, serviceName));
 }

@@ -3,6 +3,8 @@ import type { ReadinessCheck } from '@vault/platform';
 import { RPC_PROXY, RpcClient, TRANSPORT_OPTIONS } from './rpc-client.js';
 import { createClientProxy, type TransportOptions } from './transport-options.js';
 import type { ClientProxy } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { natsReadiness } from './nats-readiness.js';
 
 export const TRANSPORT_READINESS = Symbol('TRANSPORT_READINESS');
 
@@ -18,12 +20,11 @@ export class TransportModule {
         { provide: RPC_PROXY, useFactory: () => createClientProxy(options, clientName) },
         {
           provide: TRANSPORT_READINESS,
-          useFactory: (proxy: ClientProxy): ReadinessCheck => ({
-            name: 'transport',
-            check: async () => {
-              await proxy.connect();
-            },
-          }),
+          // ClientNats.connect() rejects while disconnected (it caches the loss), and rtt() asks the broker itself.
+          useFactory: (proxy: ClientProxy): ReadinessCheck =>
+            options.kind === 'nats'
+              ? natsReadiness('transport', () => proxy.connect() as Promise<NatsConnection>)
+              : { name: 'transport', check: async () => void (await proxy.connect()) },
           inject: [RPC_PROXY],
         },
         RpcClient,

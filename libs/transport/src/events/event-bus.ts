@@ -25,6 +25,8 @@ export abstract class EventBus {
   abstract subscribe(subscriptions: EventSubscription[]): Promise<void>;
   /** Deletes every stored event of this kind (self-destruct: access events hold addresses). */
   abstract purge(contract: EventContract): Promise<void>;
+  /** Resolves while events can be published and received, rejects while they cannot (readiness). */
+  abstract checkConnected(): Promise<void>;
   /** Resolves when every event published so far has been handed on (tests, shutdown). */
   abstract flush(): Promise<void>;
   abstract close(): Promise<void>;

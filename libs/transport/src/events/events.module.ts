@@ -1,10 +1,14 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { EventContract } from '@vault/contracts';
+import type { ReadinessCheck } from '@vault/platform';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { InProcessEventBus } from './in-process.event-bus.js';
 import { JetStreamEventBus } from './jetstream.event-bus.js';
 import { ON_EVENT } from './on-event.decorator.js';
+
+/** Ready while this process's events can reach the broker and come from it. */
+export const EVENTS_READINESS = Symbol('EVENTS_READINESS');
 
 export type EventsOptions = { kind: 'in-process' } | { kind: 'jetstream'; url: string; consumerName: string };
 
@@ -49,9 +53,14 @@ export class EventsModule {
           provide: EventBus,
           useFactory: () => (options.kind === 'in-process' ? new InProcessEventBus() : new JetStreamEventBus(options.url, options.consumerName)),
         },
+        {
+          provide: EVENTS_READINESS,
+          useFactory: (bus: EventBus): ReadinessCheck => ({ name: 'events', check: () => bus.checkConnected() }),
+          inject: [EventBus],
+        },
         EventSubscriber,
       ],
-      exports: [EventBus],
+      exports: [EventBus, EVENTS_READINESS],
     };
   }
 }

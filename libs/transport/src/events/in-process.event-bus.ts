@@ -27,6 +27,10 @@ export class InProcessEventBus extends EventBus {
     // Nothing is stored: events live only as long as their delivery.
   }
 
+  async checkConnected() {
+    // Nothing between the publisher and the handlers to lose.
+  }
+
   async flush() {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }

@@ -3,11 +3,26 @@ import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jets
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { EventContract } from '@vault/contracts';
 import { currentRequestId, requestContext } from '@vault/platform';
+import { NATS_RECONNECT } from '../nats-reconnect.js';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { envelope, type EventEnvelope } from './event-envelope.js';
 
 export const EVENT_STREAM = 'VAULT_EVENTS';
 const SUBJECT_PREFIX = 'vault.events.';
+/**
+ * An event published while the broker is away is tried again, each try
+ * waiting up to 5 s for JetStream's acknowledgement, for about two minutes:
+ * the stream's duplicate window, within which the message id keeps a retry
+ * from storing the event twice.
+ */
+const PUBLISH = { timeout: 5000, retries: 15 };
+/**
+ * How long one pull waits for messages. After a reconnect the consume loop
+ * checks its consumer and pulls again, retrying every `expires` while
+ * JetStream is still starting: the default of 30 s would hold events back
+ * that long after the broker's return.
+ */
+const PULL_EXPIRES_MS = 5000;
 
 /**
  * The distributed mode's bus: events are stored by JetStream before
@@ -35,7 +50,7 @@ export class JetStreamEventBus extends EventBus {
   publish(contract: EventContract, payload: unknown) {
     const event = envelope(payload, currentRequestId());
     const delivery = this.ready
-      .then(({ js }) => js.publish(SUBJECT_PREFIX + contract.name, JSON.stringify(event), { msgID: event.id }))
+      .then(({ js }) => js.publish(SUBJECT_PREFIX + contract.name, JSON.stringify(event), { msgID: event.id, ...PUBLISH }))
       .catch((error: Error) => this.logger.error(`${contract.name}: not published (${error.message})`));
     this.pending.add(delivery);
     void delivery.finally(() => this.pending.delete(delivery));
@@ -61,7 +76,7 @@ export class JetStreamEventBus extends EventBus {
           else message.nak(1000);
         }
       }
-      const messages = await consumer.consume({ max_messages: 100 });
+      const messages = await consumer.consume({ max_messages: 100, expires: PULL_EXPIRES_MS });
       this.loops.push(
         (async () => {
           for await (const message of messages) {
@@ -76,6 +91,11 @@ export class JetStreamEventBus extends EventBus {
   async purge(contract: EventContract) {
     const { jsm } = await this.ready;
     await jsm.streams.purge(EVENT_STREAM, { filter: SUBJECT_PREFIX + contract.name });
+  }
+
+  async checkConnected() {
+    const { nc } = await this.ready;
+    await nc.rtt();
   }
 
   async flush() {
@@ -107,7 +127,7 @@ export class JetStreamEventBus extends EventBus {
   }
 
   private async connect(url: string) {
-    const nc = await connect({ servers: [url], name: `${this.consumerName}-events`, maxReconnectAttempts: -1 });
+    const nc = await connect({ servers: [url], name: `${this.consumerName}-events`, ...NATS_RECONNECT });
     const jsm = await jetstreamManager(nc);
     try {
       await jsm.streams.info(EVENT_STREAM);
