@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { GatewayModule, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
+import { GatewayModule, SelfDestructService, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
 import { HealthModule } from '@vault/platform';
 import { EVENTS_READINESS, EventsModule, TRANSPORT_READINESS, TransportModule } from '@vault/transport';
 import { existsSync } from 'node:fs';
@@ -39,5 +39,13 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'Gateway listening');
+  // A self-destruct whose gateway died before every service had confirmed (or
+  // before the kept event left) is driven again, in the background: services
+  // that are down erase from the kept event when they return.
+  void app
+    .get(SelfDestructService)
+    .finishInterruptedErasure()
+    .then((missing) => missing.length > 0 && logger.warn(`The vault is destroyed; ${missing.join(', ')} will erase when back`))
+    .catch((error: Error) => logger.warn(`Could not check for an interrupted self-destruct: ${error.message}`));
   return app;
 }

@@ -3,7 +3,7 @@ import { setOwnerPassword } from '@vault/auth';
 import { openConnection } from '@vault/persistence';
 import { ApiClient } from '@vault/testing';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,6 +150,8 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
       if (rows[0].c > 0) nonEmpty.push(`${t}=${rows[0].c}`);
     }
     expect(nonEmpty).toEqual(['auth.vault_state=1']);
+    // The master key file goes too: a copy of the data folder taken earlier can no longer be read.
+    expect(existsSync(join(dataDir, 'master.key'))).toBe(false);
     // A restart does not undo it; the operator's explicit command does.
     expect(await resetDestroyedVault(connection)).toBe('reset');
     await connection.close();

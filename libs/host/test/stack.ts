@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
-import { JournalModule, loadOrCreateKeyFile } from '@vault/journal';
+import { JournalModule } from '@vault/journal';
 import { join } from 'node:path';
 import { MediaModule } from '@vault/media';
 import { PlannerModule } from '@vault/planner';
@@ -90,8 +90,8 @@ export async function startEmbeddedVault(config: VaultConfig) {
   const app = await startEmbedded(config, [
     AuthModule.forRoot(authOptions(config)),
     PlannerModule.forRoot({ migrate }),
-    // As the embedded vault does: the key file beside the data, made on the first run.
-    JournalModule.forRoot({ migrate, masterKey: loadOrCreateKeyFile(join(config.VAULT_DATA_DIR, 'master.key')) }),
+    // As the embedded vault does: the key file beside the data, made with the first data key, deleted by a self-destruct.
+    JournalModule.forRoot({ migrate, masterKey: { file: join(config.VAULT_DATA_DIR, 'master.key') } }),
     AuditModule.forRoot({ migrate }),
     MediaModule.forRoot({ migrate, store: { kind: 'file', dir: join(config.VAULT_DATA_DIR, 'objects'), signingKey: randomBytes(32) } }),
   ]);
