@@ -219,6 +219,8 @@ function checkMigrationHook(objects, { databaseKeys }) {
     const hooks = (job.metadata.annotations?.['helm.sh/hook'] ?? '').split(',');
     assert(hooks.includes('pre-install') && hooks.includes('pre-upgrade'), `${service}: helm.sh/hook must be pre-install,pre-upgrade (is ${hooks})`);
     assert(job.metadata.annotations['helm.sh/hook-delete-policy']?.includes('before-hook-creation'), `${service}: a hook-delete-policy`);
+    // helm uninstall leaves hook resources: a failed Job and its pods must still go away by themselves.
+    equal(job.spec.ttlSecondsAfterFinished, 3600, `${service}: ttlSecondsAfterFinished`);
     const [container] = job.spec.template.spec.containers;
     equal(container.command, ['node', 'dist/main.js', 'migrate'], `${service} migrate command`);
     assert(container.image.endsWith(`/vault-${service}-svc:${container.image.split(':').pop()}`), `${service}: runs its own service's image (${container.image})`);
