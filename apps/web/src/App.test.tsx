@@ -168,3 +168,31 @@ describe('routes when signed in', () => {
     expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
   });
 });
+
+describe('a visitor under global access', () => {
+  const visitor = { ...owner, globalAccess: true, signedIn: false };
+
+  it('sees the vault, and SIGN IN opens the login form with a way back', async () => {
+    const user = (await import('@testing-library/user-event')).default.setup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        if (url === '/api/system/status') return json({ destroyed: false });
+        if (url === '/api/system/owner') return json(owner);
+        if (url === '/api/user') return json(visitor);
+        return json([]);
+      }),
+    );
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'COMMAND CENTER' }, { timeout: 3000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'SIGN IN' }));
+    expect(await screen.findByText('Personal Access Portal')).toBeTruthy();
+    expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('bruce');
+    expect(screen.queryByRole('heading', { name: 'COMMAND CENTER' })).toBeNull();
+
+    await user.click(screen.getByRole('link', { name: 'Back to the vault' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'COMMAND CENTER' })).toBeTruthy();
+  });
+});

@@ -1,11 +1,11 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { InitializingScreen, NotFoundScreen } from './components/status-screens';
 import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
 import { LoginScreen } from './screens/login';
-import { useAuth, useOwner, useSystemStatus } from './lib/session';
+import { useAuth, useOwner, useSystemStatus, wantsSignIn } from './lib/session';
 import { lazyScreen } from './screens/lazy-screen';
 import { loadAuthenticatedApp, preloadSignedInScreen } from './screens/screen-loaders';
 
@@ -38,7 +38,7 @@ function VaultGate() {
 }
 
 function AuthGate({ owner, auth }: { owner: ReturnType<typeof useOwner>; auth: ReturnType<typeof useAuth> }) {
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
   const queryClient = useQueryClient();
   // The signed-in shell is rendered once its code and the screen's have arrived, so
   // that neither shows a loading fallback first (INITIALIZING VAULT... stays meanwhile).
@@ -62,6 +62,21 @@ function AuthGate({ owner, auth }: { owner: ReturnType<typeof useOwner>; auth: R
         <Route path="/" element={landing} />
         <Route path="*" element={<NotFoundScreen />} />
       </Routes>
+    );
+  }
+
+  // A visitor of a public vault who chose SIGN IN (header) gets the login form at /,
+  // with a way back; signed in, the page reloads as the owner's.
+  if (auth.isVisitor && pathname === '/' && wantsSignIn(state)) {
+    return (
+      <LoginScreen
+        owner={owner.data ?? auth.user}
+        footer={
+          <Link to="/" className="btn btn-ghost text-sm">
+            Back to the vault
+          </Link>
+        }
+      />
     );
   }
 

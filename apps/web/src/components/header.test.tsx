@@ -103,3 +103,42 @@ describe('AppHeader', () => {
     expect(formatClock(new Date(2025, 0, 1, 0, 0, 0))).toBe('00:00:00');
   });
 });
+
+// Issue 17: under global access a stranger saw SETTINGS and LOGOUT, and DEACTIVATE
+// told them "You are logged out". A visitor (GET /api/user answers signedIn: false)
+// is shown what a visitor can use, and everyone sees that the vault is public.
+describe('AppHeader under global access', () => {
+  const BANNER = 'GLOBAL ACCESS ACTIVE: this vault is open to anyone who reaches it';
+  const visitor = { name: 'Bruce', username: 'bruce', globalAccess: true, signedIn: false };
+  const owner = { name: 'Bruce', username: 'bruce', globalAccess: true, signedIn: true };
+
+  it.each([1280, 375])('shows a visitor SIGN IN instead of SETTINGS and LOGOUT at %i px', async (width) => {
+    setViewportWidth(width);
+    mockFetch({ 'GET /api/user': () => json(visitor) });
+    renderWithProviders(<AppHeader />);
+    expect(await screen.findByRole('button', { name: 'SIGN IN' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'SETTINGS' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+    expect(screen.getByText(BANNER)).toBeTruthy();
+    // The navigation (and on a phone its menu toggle) stays: every screen is open to a visitor.
+    expect(screen.getByRole('link', { name: 'TARGETS' })).toBeTruthy();
+    if (width < 768) expect(screen.getByRole('button', { name: 'Open navigation menu' })).toBeTruthy();
+  });
+
+  it('shows the owner the same banner, with SETTINGS and LOGOUT', async () => {
+    mockFetch({ 'GET /api/user': () => json(owner) });
+    renderWithProviders(<AppHeader />);
+    expect(await screen.findByText(BANNER)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'SETTINGS' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'SIGN IN' })).toBeNull();
+  });
+
+  it('shows no banner while global access is off', async () => {
+    mockFetch({ 'GET /api/user': () => json({ ...owner, globalAccess: false }) });
+    renderWithProviders(<AppHeader />);
+    expect(await screen.findByText("Bruce's VAULT")).toBeTruthy();
+    expect(screen.queryByText(BANNER)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'SIGN IN' })).toBeNull();
+  });
+});

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink, useLocation } from 'react-router-dom';
+import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/media-query';
 import { navigation } from '../lib/navigation';
-import { isGlobalAccessOn, useAuth, vaultTitle } from '../lib/session';
-import { CloseIcon, GlobeIcon, LogOutIcon, MenuIcon, ShieldIcon } from './icons';
+import { isGlobalAccessOn, SIGN_IN_STATE, useAuth, vaultTitle } from '../lib/session';
+import { CloseIcon, GlobeIcon, LogInIcon, LogOutIcon, MenuIcon, ShieldIcon } from './icons';
 import { SettingsMenu } from './settings-panel';
 
 export interface NavItem {
@@ -30,6 +30,10 @@ export function formatClock(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
+
+/** What a visitor sees while global access is on, and the owner too. */
+export const GLOBAL_ACCESS_BANNER = 'GLOBAL ACCESS ACTIVE: this vault is open to anyone who reaches it';
+export const VISITOR_NOTE = 'You are browsing as a visitor. The owner signs in to change settings.';
 
 export function logout(): void {
   if (window.confirm(LOGOUT_CONFIRM)) {
@@ -63,9 +67,14 @@ function navClass({ isActive }: { isActive: boolean }): string {
   ].join(' ');
 }
 
-/** Header of every signed-in screen (spec section 2.3). */
+/**
+ * Header of every signed-in screen (spec section 2.3). A visitor of a public
+ * vault (global access, no session) gets SIGN IN instead of SETTINGS and
+ * LOGOUT, which only the owner's session can use.
+ */
 export function AppHeader() {
-  const { user } = useAuth();
+  const { user, isVisitor } = useAuth();
+  const navigate = useNavigate();
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
@@ -91,65 +100,102 @@ export function AppHeader() {
   }, [menuOpen]);
 
   return (
-    <header className="sticky top-0 z-40 border-b-2 border-black bg-vault-deep/95 shadow-[0_4px_0_0_#000] backdrop-blur">
-      <div className="h-1 bg-gradient-to-r from-hero-red-deep via-hero-yellow to-hero-cyan" aria-hidden="true" />
-      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <div className="flex items-center gap-3 py-3">
-          <span
-            className="flex h-11 w-11 shrink-0 -rotate-6 items-center justify-center rounded-xl border-2 border-black bg-hero-red-deep text-2xl text-white shadow-comic-sm"
-            aria-hidden="true"
-          >
-            <ShieldIcon />
-          </span>
-          <div className="min-w-0 flex-1">
-            <p className="comic-heading truncate text-2xl leading-none text-hero-yellow sm:text-3xl">{vaultTitle(user?.name)}</p>
-            <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs font-semibold tracking-wider text-hero-green sm:text-sm sm:tracking-widest">
-              <span className="flex items-center gap-2 whitespace-nowrap">
-                <span className="h-2 w-2 shrink-0 animate-pulse rounded-full bg-hero-green" aria-hidden="true" />
-                SECURE CONNECTION
-              </span>
-              <Clock />
-              {publicAccess ? (
-                <span className="badge gap-1 bg-hero-yellow text-black" title="Global access is on: anyone can open the vault">
-                  <GlobeIcon />
-                  PUBLIC ACCESS
+    <>
+      <header className="sticky top-0 z-40 border-b-2 border-black bg-vault-deep/95 shadow-[0_4px_0_0_#000] backdrop-blur">
+        <div className="h-1 bg-gradient-to-r from-hero-red-deep via-hero-yellow to-hero-cyan" aria-hidden="true" />
+        <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+          <div className="flex items-center gap-3 py-3">
+            <span
+              className="flex h-11 w-11 shrink-0 -rotate-6 items-center justify-center rounded-xl border-2 border-black bg-hero-red-deep text-2xl text-white shadow-comic-sm"
+              aria-hidden="true"
+            >
+              <ShieldIcon />
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="comic-heading truncate text-2xl leading-none text-hero-yellow sm:text-3xl">{vaultTitle(user?.name)}</p>
+              <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs font-semibold tracking-wider text-hero-green sm:text-sm sm:tracking-widest">
+                <span className="flex items-center gap-2 whitespace-nowrap">
+                  <span className="h-2 w-2 shrink-0 animate-pulse rounded-full bg-hero-green" aria-hidden="true" />
+                  SECURE CONNECTION
                 </span>
-              ) : null}
+                <Clock />
+                {publicAccess ? (
+                  <span className="badge gap-1 bg-hero-yellow text-black" title="Global access is on: anyone can open the vault">
+                    <GlobeIcon />
+                    PUBLIC ACCESS
+                  </span>
+                ) : null}
+              </div>
             </div>
+            {isVisitor ? (
+              <button
+                type="button"
+                onClick={() => navigate('/', { state: SIGN_IN_STATE })}
+                className="btn btn-yellow px-3 text-sm sm:px-4"
+                aria-label="SIGN IN"
+              >
+                <LogInIcon />
+                {/* A phone gets the icon alone, as LOGOUT does, so the title keeps its room. */}
+                <span className="hidden sm:inline">SIGN IN</span>
+              </button>
+            ) : (
+              <>
+                {isDesktop ? <SettingsMenu globalAccess={publicAccess} /> : null}
+                <button type="button" onClick={logout} className="btn btn-red px-3 text-sm sm:px-4" aria-label="Logout">
+                  <LogOutIcon />
+                  <span className="hidden sm:inline">LOGOUT</span>
+                </button>
+              </>
+            )}
+            <button
+              ref={toggleRef}
+              type="button"
+              className="btn btn-ghost px-3 text-xl md:hidden"
+              aria-expanded={menuOpen}
+              aria-controls={navId}
+              aria-label={menuOpen ? 'Close navigation menu' : 'Open navigation menu'}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <CloseIcon /> : <MenuIcon />}
+            </button>
           </div>
-          {isDesktop ? <SettingsMenu globalAccess={publicAccess} /> : null}
-          <button type="button" onClick={logout} className="btn btn-red px-3 text-sm sm:px-4" aria-label="Logout">
-            <LogOutIcon />
-            <span className="hidden sm:inline">LOGOUT</span>
-          </button>
-          <button
-            ref={toggleRef}
-            type="button"
-            className="btn btn-ghost px-3 text-xl md:hidden"
-            aria-expanded={menuOpen}
-            aria-controls={navId}
-            aria-label={menuOpen ? 'Close navigation menu' : 'Open navigation menu'}
-            onClick={() => setMenuOpen((open) => !open)}
+          <nav
+            id={navId}
+            aria-label="Main navigation"
+            className={[menuOpen ? 'block' : 'hidden', 'pb-4 md:block md:pb-3'].join(' ')}
           >
-            {menuOpen ? <CloseIcon /> : <MenuIcon />}
-          </button>
+            <ul className="flex flex-col gap-2 md:flex-row md:flex-wrap">
+              {NAV_ITEMS.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.to === '/'} className={navClass}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
         </div>
-        <nav
-          id={navId}
-          aria-label="Main navigation"
-          className={[menuOpen ? 'block' : 'hidden', 'pb-4 md:block md:pb-3'].join(' ')}
-        >
-          <ul className="flex flex-col gap-2 md:flex-row md:flex-wrap">
-            {NAV_ITEMS.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.to === '/'} className={navClass}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
+      </header>
+      {publicAccess ? <GlobalAccessBanner visitor={isVisitor} /> : null}
+    </>
+  );
+}
+
+/**
+ * Says, under the header, that the vault is public while global access is on:
+ * to a visitor, and in the same words to the owner. It scrolls away with the
+ * page; the header's PUBLIC ACCESS badge stays in view.
+ */
+function GlobalAccessBanner({ visitor }: { visitor: boolean }) {
+  return (
+    <div className="hazard border-b-2 border-black px-4 py-2">
+      <div className="mx-auto flex w-fit max-w-full flex-col items-center gap-1 rounded-md border-2 border-black bg-black px-3 py-1.5 text-center">
+        <p className="comic-heading flex items-start gap-2 text-sm text-hero-yellow sm:items-center">
+          <GlobeIcon className="mt-0.5 shrink-0 sm:mt-0" />
+          {GLOBAL_ACCESS_BANNER}
+        </p>
+        {visitor ? <p className="text-xs font-semibold text-ink">{VISITOR_NOTE}</p> : null}
       </div>
-    </header>
+    </div>
   );
 }

@@ -45,7 +45,7 @@ export function PhotoVault() {
       {photos.isPending ? (
         <CardLoading>Loading photos...</CardLoading>
       ) : photos.isError ? (
-        <LoadError error={photos.error} />
+        <LoadError error={photos.error} onRetry={() => void photos.refetch()} retrying={photos.isFetching} />
       ) : visible.length === 0 ? (
         <EmptyState icon={<ImageIcon />} hint="Your secure photo vault is empty">
           No photos uploaded yet
@@ -157,7 +157,12 @@ function UploadDialog() {
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
+        {/*
+          Not Radix's Dialog.Overlay: its scroll lock injects a <style> element, which
+          the vault's CSP (no inline styles) refuses with a console error. The
+          stylesheet locks the page's scroll while this backdrop is shown (index.css).
+        */}
+        <div className="dialog-backdrop fixed inset-0 z-50 bg-black/70" aria-hidden="true" />
         <Dialog.Content
           className="panel fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 p-5"
           onInteractOutside={(event) => {
@@ -221,16 +226,8 @@ function UploadDialog() {
 
           {upload.isPending ? (
             <div className="mt-4">
-              <div
-                role="progressbar"
-                aria-label="Upload progress"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={progress}
-                className="h-3 w-full overflow-hidden rounded-full border-2 border-black bg-vault-deep"
-              >
-                <div className="h-full bg-hero-cyan transition-[width]" style={{ width: `${progress}%` }} />
-              </div>
+              {/* A <progress>, drawn by the stylesheet: an inline width would be refused by the CSP (no inline styles). */}
+              <progress className="vault-progress" aria-label="Upload progress" max={100} value={progress} aria-valuenow={progress} />
               <p className="mt-1 text-right font-mono text-xs text-muted">{progress}%</p>
             </div>
           ) : null}

@@ -18,16 +18,21 @@ export function EmptyState({ children, hint, icon }: { children: ReactNode; hint
 
 /**
  * A read that failed (other than 401, which redirects). Shown instead of the
- * content, so a failing service never passes for an empty list.
+ * content, so a failing service never passes for an empty list. RETRY reads
+ * that data again (`onRetry`, the query's refetch); it reads RETRYING... while
+ * the new read is on its way.
  */
-export function LoadError({ error }: { error: Error }) {
+export function LoadError({ error, onRetry, retrying = false }: { error: Error; onRetry: () => void; retrying?: boolean }) {
   return (
-    <div className="flex items-start gap-3 rounded-lg border-2 border-hero-red/70 bg-hero-red-deep/15 px-4 py-3 text-sm">
+    <div className="flex flex-wrap items-start gap-3 rounded-lg border-2 border-hero-red/70 bg-hero-red-deep/15 px-4 py-3 text-sm">
       <AlertIcon className="mt-0.5 shrink-0 text-base text-hero-red" />
-      <p className="min-w-0 text-ink">
+      <p className="min-w-0 flex-1 text-ink">
         <span className="comic-heading mr-2 text-hero-red">SIGNAL LOST</span>
         <span className="break-words font-mono text-xs text-muted">{error.message}</span>
       </p>
+      <button type="button" className="btn btn-ghost min-h-9 shrink-0 px-3 py-1 text-xs" onClick={onRetry} disabled={retrying}>
+        {retrying ? 'RETRYING...' : 'RETRY'}
+      </button>
     </div>
   );
 }

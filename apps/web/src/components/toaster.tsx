@@ -1,7 +1,12 @@
 import { dismissToast, useToasts } from '../lib/toast';
 import { AlertIcon, CheckIcon, CloseIcon } from './icons';
 
-/** Renders the (single) current toast inside a polite live region. */
+/**
+ * Renders the (single) current toast inside a polite live region, at the
+ * bottom of the viewport (bottom-right from 640 px): the header's controls,
+ * the mobile menu and the settings panel that opens under the header all sit
+ * at the top, and a toast there covered them for its 5 to 8 s.
+ */
 export function Toaster() {
   const toasts = useToasts();
   return (
@@ -10,7 +15,7 @@ export function Toaster() {
       aria-live="polite"
       aria-atomic="true"
       aria-label="Notifications"
-      className="pointer-events-none fixed inset-x-0 top-0 z-[100] flex flex-col items-center gap-3 p-4 sm:inset-x-auto sm:right-0 sm:items-end"
+      className="pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex flex-col items-center gap-3 p-4 pb-[max(1rem,env(safe-area-inset-bottom))] sm:left-auto sm:right-0 sm:items-end"
     >
       {toasts.map((t) => {
         const destructive = t.variant === 'destructive';
@@ -34,6 +39,7 @@ export function Toaster() {
             <div className="min-w-0 flex-1">
               <p className="comic-heading text-base leading-tight">{t.title}</p>
               {t.description ? <p className="mt-1 text-sm leading-snug opacity-95">{t.description}</p> : null}
+              {t.detail ? <p className="mt-1 break-words font-mono text-xs leading-snug opacity-90">{t.detail}</p> : null}
             </div>
             <button
               type="button"

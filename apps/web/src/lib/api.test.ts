@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiJson, apiRequest, getQueryFn } from './api';
+import { apiJson, apiRequest, getQueryFn, serverReason } from './api';
 import { createQueryClient } from './query-client';
 import { json, mockFetch, text } from '../test/utils';
 
@@ -87,5 +87,40 @@ describe('query client defaults', () => {
     expect(queries?.staleTime).toBe(Infinity);
     expect(typeof queries?.queryFn).toBe('function');
     expect(mutations?.retry).toBe(false);
+  });
+});
+
+describe('serverReason (issue 17: show the reason the server gave)', () => {
+  it("is the plain-text body of a refused call, without the status", async () => {
+    mockFetch({
+      'POST /api/bonaparte/subtract': () => text('amount: must not exceed the balance (1,000)', 422, 'Unprocessable Entity'),
+    });
+    const error = await apiRequest('POST', '/api/bonaparte/subtract', { amount: 5000 }).catch((e: unknown) => e);
+    // The error text rule is unchanged.
+    expect((error as Error).message).toBe('422: amount: must not exceed the balance (1,000)');
+    expect(serverReason(error)).toBe('amount: must not exceed the balance (1,000)');
+  });
+
+  it('is absent when the server said nothing (status text only), sent markup or JSON, or the error is not an answer', async () => {
+    mockFetch({
+      'GET /a': () => text('', 500, 'Internal Server Error'),
+      'GET /b': () => new Response('<html><body>Bad gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } }),
+      'GET /c': () => text('{"message":"nope"}', 503, 'Service Unavailable'),
+    });
+    for (const path of ['/a', '/b', '/c']) {
+      const error = await apiRequest('GET', path).catch((e: unknown) => e);
+      expect(serverReason(error)).toBeUndefined();
+    }
+    expect(serverReason(new Error('404: Not found'))).toBeUndefined();
+    expect(serverReason('nope')).toBeUndefined();
+  });
+
+  it('keeps one line of at most 300 characters', async () => {
+    mockFetch({ 'GET /long': () => text(`${'x'.repeat(400)}\nsecond line`, 400, 'Bad Request') });
+    const error = await apiRequest('GET', '/long').catch((e: unknown) => e);
+    const reason = serverReason(error)!;
+    expect(reason.length).toBe(300);
+    expect(reason.endsWith('…')).toBe(true);
+    expect(reason).not.toContain('second line');
   });
 });

@@ -2,10 +2,36 @@ import type { QueryFunction } from '@tanstack/react-query';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** What a refused call answered. */
+export interface RefusedAnswer {
+  status: number;
+  statusText: string;
+  body: string;
+  contentType: string;
+}
+
 /**
- * The error text rule (spec section 8): any non-OK answer raises an Error whose
- * message is "{status}: {body text}", or "{status}: {status text}" when the body is empty.
+ * A refused call. Its message follows the error text rule (spec section 8):
+ * "{status}: {body text}", or "{status}: {status text}" when the body is empty.
+ * It also keeps the answer's parts apart, so that a screen can show the
+ * server's own reason (see serverReason) without parsing the message. They are
+ * held privately, so the error still equals (and prints as) the plain Error
+ * with that message.
  */
+export class ApiError extends Error {
+  readonly #answer: RefusedAnswer;
+
+  constructor(answer: RefusedAnswer) {
+    super(`${answer.status}: ${answer.body || answer.statusText}`);
+    this.#answer = answer;
+  }
+
+  get answer(): RefusedAnswer {
+    return this.#answer;
+  }
+}
+
+/** Throws an ApiError for a non-OK answer (the error text rule). */
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
   let text = '';
@@ -14,7 +40,26 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
   } catch {
     text = '';
   }
-  throw new Error(`${res.status}: ${text || res.statusText}`);
+  throw new ApiError({ status: res.status, statusText: res.statusText, body: text, contentType: res.headers.get('Content-Type') ?? '' });
+}
+
+/** Longest reason shown; a longer one is cut with an ellipsis. */
+export const MAX_REASON_LENGTH = 300;
+
+/**
+ * The reason the server gave for refusing a call: the plain-text body of its
+ * answer ("amount: must not exceed the balance (1,000)"), first line only.
+ * Undefined when there is none to show: an empty body (only the status text),
+ * markup or JSON (a proxy's error page, not the vault's words), or an error
+ * that is not a refused call.
+ */
+export function serverReason(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const { body, contentType } = error.answer;
+  if (/html|json|xml/i.test(contentType)) return undefined;
+  const line = body.trim().split(/\r?\n/, 1)[0]?.trim() ?? '';
+  if (!line || /^[<{[]/.test(line)) return undefined;
+  return line.length > MAX_REASON_LENGTH ? `${line.slice(0, MAX_REASON_LENGTH - 1)}…` : line;
 }
 
 /** Sends a request with the session cookie and an optional JSON body; throws by the error text rule. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { journalEntryBody, wasUpdated } from './journal';
+import { changesEntry, journalEntryBody, wasUpdated } from './journal';
 import { newTargetBody } from './targets';
 import { todayUtcDate, todayUtcWeekday } from './schedule';
 
@@ -32,5 +32,20 @@ describe('today', () => {
     const lateEvening = new Date('2025-03-02T23:30:00Z'); // a Sunday in UTC
     expect(todayUtcDate(lateEvening)).toBe('2025-03-02');
     expect(todayUtcWeekday(lateEvening)).toBe(0);
+  });
+});
+
+describe('changesEntry', () => {
+  const shown = { title: 'Alpha', content: 'Line one\nLine two' };
+
+  it('is false for the entry as shown, whatever spaces surround the title', () => {
+    expect(changesEntry(shown, journalEntryBody('Line one\nLine two', '  Alpha ')!)).toBe(false);
+    expect(changesEntry({ title: null, content: 'x' }, journalEntryBody('x', '   ')!)).toBe(false);
+  });
+
+  it('is true for a new title, a removed title or any change of the content', () => {
+    expect(changesEntry(shown, journalEntryBody('Line one\nLine two', 'Bravo')!)).toBe(true);
+    expect(changesEntry(shown, journalEntryBody('Line one\nLine two', '')!)).toBe(true);
+    expect(changesEntry(shown, journalEntryBody('Line one\nLine two ', 'Alpha')!)).toBe(true);
   });
 });

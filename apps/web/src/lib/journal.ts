@@ -75,6 +75,14 @@ export function journalEntryBody(content: string, title = ''): JournalEntryBody 
   return trimmedTitle ? { title: trimmedTitle, content } : { content };
 }
 
+/**
+ * Whether an edit changes what the entry shows: its title (trimmed, none when
+ * blank, as journalEntryBody sends it) or its content (as typed).
+ */
+export function changesEntry(entry: Pick<JournalEntry, 'title' | 'content'>, body: JournalEntryBody): boolean {
+  return (body.title ?? '') !== (entry.title?.trim() ?? '') || body.content !== entry.content;
+}
+
 /** Stores a new entry ("Encrypt & Store" on the dashboard and the journal screen). */
 export function useCreateJournalEntry() {
   const queryClient = useQueryClient();

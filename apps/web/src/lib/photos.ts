@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from './api';
+import { apiJson, apiRequest, serverReason } from './api';
 import { toast } from './toast';
 import { handleUnauthorized, toastFailure } from './unauthorized';
 
@@ -110,6 +110,7 @@ export function useUploadPhoto(onProgress: (percent: number) => void) {
       toast({
         title: 'Upload Failed',
         description: 'Failed to secure photo upload. Please try again.',
+        detail: serverReason(error),
         variant: 'destructive',
       });
     },

@@ -21,19 +21,32 @@ export function useOwner() {
 }
 
 /**
- * The current-user answer. `globalAccess` tells whether the vault is open to
- * everyone (settings, TO THE MOON); a server that does not send it means off.
+ * The current-user answer (GET /api/user: {username, name, globalAccess,
+ * signedIn}). `globalAccess` tells whether the vault is open to everyone
+ * (settings, TO THE MOON); a server that does not send it means off.
+ * `signedIn` is false for a visitor who reaches the vault through global
+ * access without the owner's session; a server that does not send it means
+ * signed in (the answer's presence is the sign-in, spec section 7).
  */
-export type CurrentUser = Owner & { globalAccess?: boolean };
+export type CurrentUser = Owner & { globalAccess?: boolean; signedIn?: boolean };
 
-/** The signed-in user; null when the server answers 401. */
-export function useAuth(): { user: CurrentUser | null; isLoading: boolean; isAuthenticated: boolean } {
+/**
+ * The current user; null when the server answers 401. `isAuthenticated` is the
+ * answer's presence (every screen is open); `isVisitor` says it is a visitor of
+ * a public vault, who has none of the owner's switches and no session to end.
+ */
+export function useAuth(): { user: CurrentUser | null; isLoading: boolean; isAuthenticated: boolean; isVisitor: boolean } {
   const query = useQuery<CurrentUser | null>({
     queryKey: USER_KEY,
     queryFn: getQueryFn<CurrentUser | null>({ on401: 'returnNull' }),
   });
   const user = query.data ?? null;
-  return { user, isLoading: query.isPending, isAuthenticated: user !== null };
+  return { user, isLoading: query.isPending, isAuthenticated: user !== null, isVisitor: isVisitor(user) };
+}
+
+/** A visitor of a public vault: the server says explicitly that nobody is signed in. */
+export function isVisitor(user: CurrentUser | null | undefined): boolean {
+  return user?.signedIn === false;
 }
 
 /** "{name}'s VAULT", or "VAULT" while the owner is unknown. */
@@ -45,4 +58,15 @@ export function vaultTitle(name: string | undefined | null): string {
 /** Global access is on only when the server says so explicitly. */
 export function isGlobalAccessOn(user: CurrentUser | null | undefined): boolean {
   return user?.globalAccess === true;
+}
+
+/**
+ * The router state with which a visitor's SIGN IN asks for the login form at /
+ * (the route table offers no other path for it).
+ */
+export const SIGN_IN_STATE = { signIn: true } as const;
+
+/** Whether a location's state is SIGN IN's. */
+export function wantsSignIn(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { signIn?: unknown }).signIn === true;
 }

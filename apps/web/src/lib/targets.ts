@@ -6,6 +6,7 @@ import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
 
 export const TARGETS_KEY = ['/api/targets'] as const;
+const TOGGLE_TARGET_KEY = ['toggle-target'] as const;
 
 /** Success rate in whole percent: eliminated / all targets, 0 when there are none. */
 export function successRate(eliminated: number, total: number): number {
@@ -74,20 +75,44 @@ export function useCreateTarget(place: 'screen' | 'dashboard') {
   });
 }
 
-/** Ticks (eliminates) or unticks (reactivates) a target. */
+/**
+ * Ticks (eliminates) or unticks (reactivates) a target. The box ticks at once
+ * (the cached list is changed before the call); if the server refuses, the
+ * list is put back as it was and the failure toast says so. Either way the
+ * list is read again afterwards.
+ */
 export function useToggleTarget() {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: TOGGLE_TARGET_KEY,
     mutationFn: ({ id, completed }: { id: string; completed: boolean }) =>
       apiJson<Target>('PATCH', `/api/targets/${encodeURIComponent(id)}`, { completed }),
-    onSuccess: async (_target, { completed }) => {
+    onMutate: async ({ id, completed }) => {
+      // A read on its way would overwrite the tick with the old state.
+      await queryClient.cancelQueries({ queryKey: TARGETS_KEY });
+      const previous = queryClient.getQueryData<Target[]>(TARGETS_KEY);
+      queryClient.setQueryData<Target[]>(TARGETS_KEY, (list) =>
+        list?.map((target) => (target.id === id ? { ...target, completed } : target)),
+      );
+      return { previous };
+    },
+    onSuccess: (_target, { completed }) => {
       toast(
         completed
           ? { title: 'Target Eliminated', description: 'Objective successfully completed' }
           : { title: 'Target Reactivated', description: 'Target marked as active again' },
       );
-      await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
     },
-    onError: (error) => toastFailure(error, 'Failed to update target'),
+    onError: (error, _input, context) => {
+      if (context?.previous) queryClient.setQueryData(TARGETS_KEY, context.previous);
+      toastFailure(error, 'Failed to update target');
+    },
+    // Read the list once the last of several quick ticks is answered: an earlier
+    // read would bring back, for a moment, the old state of the ones still on their way.
+    onSettled: async () => {
+      if (queryClient.isMutating({ mutationKey: TOGGLE_TARGET_KEY }) === 1) {
+        await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
+      }
+    },
   });
 }

@@ -96,3 +96,32 @@ describe('toaster', () => {
     expect(region.textContent).toBe('');
   });
 });
+
+// Issue 17: for 5-8 s a toast sat on SETTINGS and LOGOUT (desktop) and on the whole
+// header with the menu toggle (phone). The region now sits at the bottom of the
+// viewport, bottom-right from 640 px, clear of the header and of the settings
+// panel that opens under it; it stays a polite live region.
+describe('toaster placement', () => {
+  it('sits at the bottom of the viewport, never at the top where the header controls are', () => {
+    render(<Toaster />);
+    const region = screen.getByRole('status', { name: 'Notifications' });
+    const classes = region.className.split(/\s+/);
+    expect(classes).toContain('fixed');
+    expect(classes).toContain('bottom-0');
+    expect(classes.some((c) => /(^|:)top-/.test(c))).toBe(false);
+    // Above the phone's home indicator.
+    expect(region.className).toContain('safe-area-inset-bottom');
+    expect(region.getAttribute('aria-live')).toBe('polite');
+  });
+
+  it("shows a detail line (the server's reason) under the description", () => {
+    render(<Toaster />);
+    act(() => {
+      toast({ title: 'Error', description: 'Failed to update balance', detail: 'amount: must not exceed the balance (1,000)', variant: 'destructive' });
+    });
+    const description = screen.getByText('Failed to update balance');
+    const detail = screen.getByText('amount: must not exceed the balance (1,000)');
+    expect(description.compareDocumentPosition(detail) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('amount: must not exceed the balance (1,000)');
+  });
+});

@@ -5,6 +5,12 @@ export type ToastVariant = 'default' | 'destructive';
 export interface ToastInput {
   title: string;
   description?: string;
+  /**
+   * A line under the description: the server's own reason for a refusal
+   * (serverReason), so that the spec's texts stay as they are and the owner
+   * still learns why.
+   */
+  detail?: string;
   variant?: ToastVariant;
   /** Milliseconds the toast stays visible; 5 s by default. */
   duration?: number;
@@ -13,6 +19,7 @@ export interface ToastInput {
 export interface ToastItem extends Required<Pick<ToastInput, 'title' | 'variant' | 'duration'>> {
   id: number;
   description?: string;
+  detail?: string;
 }
 
 export const TOAST_DURATION_MS = 5000;
@@ -47,6 +54,7 @@ export function toast(input: ToastInput): number {
     id,
     title: input.title,
     description: input.description,
+    detail: input.detail,
     variant: input.variant ?? 'default',
     duration: input.duration ?? TOAST_DURATION_MS,
   };

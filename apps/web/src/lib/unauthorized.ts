@@ -1,3 +1,4 @@
+import { serverReason } from './api';
 import { navigation } from './navigation';
 import { toast } from './toast';
 
@@ -39,9 +40,11 @@ export function handleUnauthorized(error: unknown, options: UnauthorizedOptions 
 
 /**
  * How a failed action is reported (spec section 8): the Unauthorized rule when it
- * applies, otherwise the destructive toast "Error" with the action's own text.
+ * applies, otherwise the destructive toast "Error" with the action's own text,
+ * and under it the server's reason when it gave one ("Failed to update balance",
+ * then "amount: must not exceed the balance (1,000)").
  */
 export function toastFailure(error: unknown, description: string, options: UnauthorizedOptions = {}): void {
   if (handleUnauthorized(error, options)) return;
-  toast({ title: 'Error', description, variant: 'destructive' });
+  toast({ title: 'Error', description, detail: serverReason(error), variant: 'destructive' });
 }

@@ -448,3 +448,89 @@ describe('TARGETS card', () => {
     expect(await screen.findByText('Failed to update target')).toBeTruthy();
   });
 });
+
+// Issue 17, small things on the dashboard.
+describe('dashboard: touch and wait', () => {
+  const target = (id: string, title: string, completed: boolean): Target => ({
+    id,
+    title,
+    completed,
+    createdAt: '2025-03-01T10:00:00.000Z',
+    completedAt: completed ? '2025-03-02T10:00:00.000Z' : null,
+  });
+
+  it('shows the tick in the complete-mission circle without hover (a touch screen has none)', async () => {
+    emptyVault({ [SCHEDULE]: () => json([{ id: 's1', date: today, time: '08:00', title: 'Recon', completed: false }]) });
+    renderWithProviders(<DashboardScreen />);
+    const button = await screen.findByRole('button', { name: 'Complete Recon' });
+    const tick = button.querySelector('svg')!;
+    expect(tick).not.toBeNull();
+    const classes = (tick.getAttribute('class') ?? '').split(/\s+/);
+    expect(classes).not.toContain('opacity-0');
+  });
+
+  it('ticks a target at once, before the server answers', async () => {
+    const user = userEvent.setup();
+    const answer = deferred();
+    let list = [target('t1', 'Joker', false)];
+    mockFetch({
+      'GET /api/targets': () => json(list),
+      'PATCH /api/targets/t1': async () => {
+        const response = await answer.handler();
+        list = [target('t1', 'Joker', true)];
+        return response;
+      },
+    });
+    renderWithProviders(<TargetsCard />);
+    const box = (await screen.findByRole('checkbox', { name: 'Joker' })) as HTMLInputElement;
+    await user.click(box);
+    // No answer yet, and the box is already ticked and the title struck through.
+    expect((screen.getByRole('checkbox', { name: 'Joker' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText('Joker').className).toContain('line-through');
+    answer.release(json(target('t1', 'Joker', true)));
+    expect(await screen.findByText('Target Eliminated')).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: 'Joker' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('rolls the tick back with the failure toast when the server refuses', async () => {
+    const user = userEvent.setup();
+    const answer = deferred();
+    mockFetch({
+      'GET /api/targets': () => json([target('t1', 'Joker', false)]),
+      'PATCH /api/targets/t1': answer.handler,
+    });
+    renderWithProviders(<TargetsCard />);
+    await user.click(await screen.findByRole('checkbox', { name: 'Joker' }));
+    expect((screen.getByRole('checkbox', { name: 'Joker' }) as HTMLInputElement).checked).toBe(true);
+    answer.release(text('target: not found', 404, 'Not Found'));
+    expect(await screen.findByText('Failed to update target')).toBeTruthy();
+    expect(screen.getByText('target: not found')).toBeTruthy();
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'Joker' }) as HTMLInputElement).checked).toBe(false));
+    expect(screen.getByText('Joker').className).not.toContain('line-through');
+  });
+
+  it("offers RETRY on a SIGNAL LOST card, which reads that card's data again", async () => {
+    const user = userEvent.setup();
+    let studiesUp = false;
+    const fetchMock = emptyVault({
+      'GET /api/studies': () => (studiesUp ? json([]) : text('Service unavailable', 503, 'Service Unavailable')),
+    });
+    renderWithProviders(<DashboardScreen />);
+    const studies = card("TODAY'S STUDIES");
+    expect(await within(studies).findByText('SIGNAL LOST')).toBeTruthy();
+    const before = {
+      targets: reads(fetchMock, '/api/targets'),
+      schedule: reads(fetchMock, `/api/schedule/${today}`),
+    };
+    studiesUp = true;
+    await user.click(within(studies).getByRole('button', { name: 'RETRY' }));
+    expect(
+      await within(studies).findByText('No studies added for today. Add your first study below!'),
+    ).toBeTruthy();
+    expect(within(studies).queryByText('SIGNAL LOST')).toBeNull();
+    expect(reads(fetchMock, '/api/studies')).toBe(2);
+    // Only that card's read was made again.
+    expect(reads(fetchMock, '/api/targets')).toBe(before.targets);
+    expect(reads(fetchMock, `/api/schedule/${today}`)).toBe(before.schedule);
+  });
+});

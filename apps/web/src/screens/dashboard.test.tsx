@@ -194,3 +194,28 @@ describe('DashboardScreen', () => {
     expect(await screen.findByText('Failed to add study')).toBeTruthy();
   });
 });
+
+// Issue 17: the stat row's four cards had unequal heights (the two counts were
+// cards inside a plain <dl>, which the grid stretched, but not the card in it).
+describe('stat row', () => {
+  it("gives each of its four cards the row's height", async () => {
+    emptyVault();
+    renderWithProviders(<DashboardScreen />);
+    const welcome = (await screen.findByText('Welcome back, Bruce')).closest('section')!;
+    const row = welcome.parentElement!;
+    const classes = (el: Element) => el.className.split(/\s+/);
+    expect(classes(row)).toContain('grid');
+    const items = Array.from(row.children);
+    expect(items).toHaveLength(4);
+    for (const item of items) {
+      // A grid item is stretched to the row's height: either it is the card, or it
+      // is a grid itself whose one child (the card) is stretched in turn.
+      if (classes(item).includes('panel')) continue;
+      expect(classes(item)).toContain('grid');
+      expect(item.children).toHaveLength(1);
+      expect(classes(item.children[0]!)).toContain('panel');
+    }
+    await waitFor(() => expect(statValue('Journal Entries')).toBe('0'));
+    expect(statValue('Targets Eliminated')).toBe('0');
+  });
+});

@@ -121,6 +121,8 @@ describe('entries', () => {
     });
     renderWithProviders(<JournalScreen />);
     await user.click(await screen.findByRole('button', { name: 'Edit Alpha' }));
+    // A change to save: an unchanged entry is not sent at all (issue 17).
+    await user.type(screen.getByLabelText('Edit intelligence'), '!');
     await user.click(screen.getByRole('button', { name: /Save Changes/ }));
     expect(await screen.findByText('Failed to update journal entry')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -330,3 +332,110 @@ describe('photo vault', () => {
     expect(screen.getByText('Failed to secure photo upload. Please try again.')).toBeTruthy();
   });
 });
+
+// Issue 17: the progress bar's width was an inline style, which the vault's CSP
+// (no inline styles) refuses; and a refused photo did not say why.
+describe('photo upload: CSP-safe progress and the reason of a refusal', () => {
+  beforeEach(() => {
+    FakeXhr.sent = [];
+    FakeXhr.status = 200;
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+
+  it('draws the progress with a <progress> element and no inline style', async () => {
+    const user = userEvent.setup();
+    const registration = deferred();
+    vault({
+      'POST /api/objects/upload': () => json({ uploadURL: '/objects/uploads/abc' }),
+      'PUT /api/photos': registration.handler,
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.upload(within(dialog).getByLabelText('Image file'), new File(['png'], 'ok.png', { type: 'image/png' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    const bar = (await within(dialog).findByRole('progressbar', { name: 'Upload progress' })) as HTMLProgressElement;
+    expect(bar.tagName).toBe('PROGRESS');
+    expect(bar.max).toBe(100);
+    await waitFor(() => expect(bar.value).toBe(100));
+    const styled = [bar, ...Array.from(bar.parentElement!.querySelectorAll('*'))].filter((el) => el.hasAttribute('style'));
+    expect(styled).toEqual([]);
+    registration.release(text('nope', 500));
+    expect(await screen.findByText('Upload Failed')).toBeTruthy();
+  });
+
+  it('opens the dialog without injecting a <style> element (the CSP refuses inline styles)', async () => {
+    const user = userEvent.setup();
+    vault();
+    renderWithProviders(<JournalScreen />);
+    const before = document.querySelectorAll('style').length;
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(document.querySelectorAll('style').length).toBe(before);
+    // Still modal: the page behind is hidden from assistive technology, and Escape closes the dialog.
+    expect(dialog).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Upload Photo/ })).toBeNull();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("adds the server's reason to the spec's Upload Failed toast", async () => {
+    const user = userEvent.setup();
+    vault({
+      'POST /api/objects/upload': () => json({ uploadURL: '/objects/uploads/abc' }),
+      'PUT /api/photos': () => text('The file is not an image (jpeg, png, gif or webp)', 415, 'Unsupported Media Type'),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: /Upload Photo/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.upload(within(dialog).getByLabelText('Image file'), new File(['text'], 'fake.png', { type: 'image/png' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('Upload Failed')).toBeTruthy();
+    expect(screen.getByText('Failed to secure photo upload. Please try again.')).toBeTruthy();
+    expect(screen.getByText('The file is not an image (jpeg, png, gif or webp)')).toBeTruthy();
+  });
+});
+
+// Issue 17: "(Updated: ...)" appeared although nothing visible had changed: a
+// Save Changes with the entry as shown still sent the PATCH, and the server dates it.
+describe('entries: an unchanged save', () => {
+  it('sends nothing and closes the editor when title and content are as shown', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({
+      'GET /api/journal': () => json([entry('a', { title: 'Alpha' })]),
+      'PATCH /api/journal/a': () => json(entry('a', { title: 'Alpha', updatedAt: '2025-03-09T10:00:00Z' })),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Alpha' }));
+    // A title that differs only by surrounding spaces is the same title once trimmed.
+    await user.type(screen.getByLabelText('Edit title (optional)'), '  ');
+    await user.click(screen.getByRole('button', { name: /Save Changes/ }));
+    await waitFor(() => expect(screen.queryByLabelText('Edit intelligence')).toBeNull());
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+    const item = screen.getByRole('heading', { name: 'Alpha' }).closest('li')!;
+    expect(within(item).queryByText(/\(Updated: /)).toBeNull();
+    expect(screen.queryByText('Entry Updated')).toBeNull();
+  });
+
+  it('still saves a changed content', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({
+      'GET /api/journal': () => json([entry('a', { title: 'Alpha' })]),
+      'PATCH /api/journal/a': () => json(entry('a')),
+    });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Alpha' }));
+    await user.type(screen.getByLabelText('Edit intelligence'), '!');
+    await user.click(screen.getByRole('button', { name: /Save Changes/ }));
+    expect(await screen.findByText('Entry Updated')).toBeTruthy();
+    expect(bodyOf(fetchMock, 'PATCH')).toEqual({ title: 'Alpha', content: 'Content a!' });
+  });
+});
+
+function deferred() {
+  let release: (response: Response) => void = () => {};
+  const promise = new Promise<Response>((resolve) => {
+    release = resolve;
+  });
+  return { handler: () => promise, release };
+}

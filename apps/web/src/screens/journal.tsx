@@ -12,6 +12,7 @@ import {
   useDeleteJournalEntry,
   useJournalEntries,
   useUpdateJournalEntry,
+  changesEntry,
   wasUpdated,
   type JournalEntry,
 } from '../lib/journal';
@@ -34,7 +35,7 @@ export default function JournalScreen() {
           <NewEntryForm />
           <Panel title="INTELLIGENCE LOGS" icon={<BookIcon />} accent="yellow" className="lg:col-span-2">
             {entries.isError ? (
-              <LoadError error={entries.error} />
+              <LoadError error={entries.error} onRetry={() => void entries.refetch()} retrying={entries.isFetching} />
             ) : entries.data.pages[0]?.length ? (
               <>
                 <ul className="space-y-4">
@@ -120,6 +121,12 @@ function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => voi
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!body || update.isPending) return;
+    // Nothing to save when the entry is as shown: a save would only date it
+    // "(Updated: ...)" (the server dates every change it is sent).
+    if (!changesEntry(entry, body)) {
+      onDone();
+      return;
+    }
     update.mutate({ id: entry.id, body }, { onSuccess: onDone });
   }
 

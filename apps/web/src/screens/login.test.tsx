@@ -102,3 +102,60 @@ describe('LoginScreen', () => {
     expect(screen.getByText(description)).toBeTruthy();
   });
 });
+
+// Issue 17: a blank sign-in says which field is missing; a refused one empties the password.
+describe('LoginScreen: feedback', () => {
+  it('says the password is missing, focuses it, and still sends nothing', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockFetch({});
+    renderWithProviders(<LoginScreen owner={owner} />);
+    const password = screen.getByPlaceholderText('Enter password');
+    await user.type(password, '   ');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    const message = screen.getByRole('alert');
+    expect(message.textContent).toBe('Enter the password.');
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    expect(password.getAttribute('aria-describedby')).toContain(message.id);
+    expect(document.activeElement).toBe(password);
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.type(password, 'x');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says the username is missing when the owner could not be loaded', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockFetch({});
+    renderWithProviders(<LoginScreen owner={null} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), 'secret');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The username is missing: the vault could not load its owner. Reload the page.',
+    );
+    expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('empties and focuses the password after a refused sign-in', async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'POST /api/login': () => text('Invalid credentials', 401, 'Unauthorized') });
+    renderWithProviders(<LoginScreen owner={owner} />);
+    const password = screen.getByPlaceholderText('Enter password') as HTMLInputElement;
+    await user.type(password, 'wrong');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    expect(await screen.findByText('Access Denied')).toBeTruthy();
+    await waitFor(() => expect(password.value).toBe(''));
+    expect(document.activeElement).toBe(password);
+  });
+
+  it("adds the server's reason to the catch-all toast", async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'POST /api/login': () => text('The session store is unavailable. Try again shortly.', 503) });
+    renderWithProviders(<LoginScreen owner={owner} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), 'secret');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    expect(await screen.findByText('Authentication Failed')).toBeTruthy();
+    expect(screen.getByText('Invalid username or password')).toBeTruthy();
+    expect(screen.getByText('The session store is unavailable. Try again shortly.')).toBeTruthy();
+  });
+});

@@ -1,7 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { Owner } from '@vault/contracts';
-import { apiJson } from '../lib/api';
+import { apiJson, serverReason } from '../lib/api';
 import { loginErrorToast } from '../lib/login-errors';
 import { navigation } from '../lib/navigation';
 import { toast } from '../lib/toast';
@@ -13,13 +13,26 @@ interface LoginBody {
   password: string;
 }
 
-/** The landing page for signed-out visitors (spec section 2.2). */
-export function LoginScreen({ owner }: { owner?: Owner | null }) {
+/** Why a blank sign-in was not sent, under the field that is missing. */
+export const MISSING_PASSWORD = 'Enter the password.';
+export const MISSING_USERNAME = 'The username is missing: the vault could not load its owner. Reload the page.';
+
+type Missing = 'username' | 'password' | null;
+
+/**
+ * The landing page for signed-out visitors (spec section 2.2). `footer` is
+ * shown under the form (a visitor of a public vault gets a way back to it).
+ */
+export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: ReactNode }) {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
+  // A blank sign-in is still not sent (spec section 5), but says which field is missing.
+  const [missing, setMissing] = useState<Missing>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
   const usernameId = useId();
   const passwordId = useId();
   const statusId = useId();
+  const problemId = useId();
   const username = owner?.username ?? '';
 
   const login = useMutation({
@@ -28,7 +41,10 @@ export function LoginScreen({ owner }: { owner?: Owner | null }) {
       navigation.assign('/');
     },
     onError: (error: Error) => {
-      toast({ ...loginErrorToast(error.message), variant: 'destructive' });
+      toast({ ...loginErrorToast(error.message, serverReason(error)), variant: 'destructive' });
+      // A refused password is not left in the field: the next attempt starts afresh.
+      setPassword('');
+      passwordRef.current?.focus();
     },
   });
 
@@ -38,9 +54,25 @@ export function LoginScreen({ owner }: { owner?: Owner | null }) {
     event.preventDefault();
     if (pending) return;
     const user = username.trim();
-    if (!user || !password.trim()) return;
+    if (!user) {
+      setMissing('username');
+      return;
+    }
+    if (!password.trim()) {
+      setMissing('password');
+      passwordRef.current?.focus();
+      return;
+    }
+    setMissing(null);
     login.mutate({ username: user, password });
   }
+
+  function onPasswordChange(value: string) {
+    setPassword(value);
+    if (missing === 'password') setMissing(null);
+  }
+
+  const problem = missing === 'username' ? MISSING_USERNAME : missing === 'password' ? MISSING_PASSWORD : null;
 
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-10 sm:px-6">
@@ -76,7 +108,10 @@ export function LoginScreen({ owner }: { owner?: Owner | null }) {
                 readOnly
                 disabled
                 autoComplete="username"
+                aria-invalid={missing === 'username' ? true : undefined}
+                aria-describedby={missing === 'username' ? problemId : undefined}
               />
+              {missing === 'username' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
             </div>
 
             <div>
@@ -85,16 +120,19 @@ export function LoginScreen({ owner }: { owner?: Owner | null }) {
               </label>
               <div className="relative">
                 <input
+                  ref={passwordRef}
                   id={passwordId}
                   name="password"
                   type={showPassword ? 'text' : 'password'}
                   className="field pr-14"
                   placeholder="Enter password"
                   value={password}
-                  onChange={(e) => setPassword(e.target.value)}
+                  onChange={(e) => onPasswordChange(e.target.value)}
                   autoComplete="current-password"
                   autoFocus
                   required
+                  aria-invalid={missing === 'password' ? true : undefined}
+                  aria-describedby={missing === 'password' ? problemId : undefined}
                 />
                 <button
                   type="button"
@@ -107,6 +145,7 @@ export function LoginScreen({ owner }: { owner?: Owner | null }) {
                   {showPassword ? <EyeOffIcon /> : <EyeIcon />}
                 </button>
               </div>
+              {missing === 'password' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
             </div>
 
             <button type="submit" className="btn btn-red w-full text-lg" disabled={pending} aria-busy={pending}>
@@ -134,7 +173,16 @@ export function LoginScreen({ owner }: { owner?: Owner | null }) {
         </div>
 
         <p className="mt-6 text-center text-sm text-muted">Access restricted to authorized user only</p>
+        {footer ? <div className="mt-4 flex justify-center">{footer}</div> : null}
       </div>
     </main>
+  );
+}
+
+function FieldProblem({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} role="alert" className="mt-2 text-sm font-semibold text-hero-red">
+      {children}
+    </p>
   );
 }

@@ -2,6 +2,7 @@ import { ActivityIcon, AlertIcon, CheckIcon, LogOutIcon } from '../components/ic
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../components/states';
 import { actionTone, formatAction, formatLogTime, useAccessLogs, type AccessLog, type LogTone } from '../lib/logs';
+import { summarizeUserAgent } from '../lib/user-agent';
 
 const TONE_CLASSES: Record<LogTone, string> = {
   red: 'border-hero-red text-hero-red',
@@ -27,7 +28,7 @@ export default function LogsScreen() {
         {logs.isPending ? (
           <CardLoading>LOADING ACCESS LOGS...</CardLoading>
         ) : logs.isError ? (
-          <LoadError error={logs.error} />
+          <LoadError error={logs.error} onRetry={() => void logs.refetch()} retrying={logs.isFetching} />
         ) : logs.data.length === 0 ? (
           <EmptyState icon={<ActivityIcon />}>No access logs recorded</EmptyState>
         ) : (
@@ -42,6 +43,12 @@ export default function LogsScreen() {
   );
 }
 
+/**
+ * One attempt. The action, the address and the time share a row that wraps, so
+ * on a phone the time moves under the label instead of being drawn over it; a
+ * label longer than the row breaks. The user agent is summarised ("Chrome 156
+ * on Linux"), its full string a click away.
+ */
 function LogItem({ log }: { log: AccessLog }) {
   const tone = actionTone(log.action);
   const Icon = TONE_ICONS[tone];
@@ -49,19 +56,33 @@ function LogItem({ log }: { log: AccessLog }) {
     <li className={`flex items-start gap-3 rounded-lg border-2 border-l-8 bg-vault-deep px-3 py-2 ${TONE_CLASSES[tone]}`}>
       <Icon className="mt-1 shrink-0" />
       <div className="min-w-0 flex-1">
-        <p className="flex flex-wrap items-baseline gap-x-3">
-          <span className="comic-heading text-sm">{formatAction(log.action)}</span>
-          <span className="font-mono text-sm text-ink">{log.ipAddress}</span>
-        </p>
-        {log.userAgent ? (
-          <p className="truncate text-xs text-muted" title={log.userAgent}>
-            {log.userAgent}
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
+          <p className="flex min-w-0 flex-wrap items-baseline gap-x-3 gap-y-0.5">
+            <span className="comic-heading min-w-0 text-sm [overflow-wrap:anywhere]">{formatAction(log.action)}</span>
+            <span className="min-w-0 break-all font-mono text-sm text-ink">{log.ipAddress}</span>
           </p>
-        ) : null}
+          <time className="font-mono text-xs text-muted" dateTime={log.createdAt}>
+            {formatLogTime(log.createdAt)}
+          </time>
+        </div>
+        {log.userAgent ? <UserAgent agent={log.userAgent} /> : null}
       </div>
-      <time className="shrink-0 font-mono text-xs text-muted" dateTime={log.createdAt}>
-        {formatLogTime(log.createdAt)}
-      </time>
     </li>
+  );
+}
+
+function UserAgent({ agent }: { agent: string }) {
+  const summary = summarizeUserAgent(agent);
+  // A tool's agent ("curl/8.5.0") is its own summary: nothing more to show.
+  if (!summary || summary === agent.trim()) {
+    return <p className="mt-0.5 break-all text-xs text-muted">{agent}</p>;
+  }
+  return (
+    <details className="mt-0.5 text-xs text-muted">
+      <summary className="w-fit max-w-full cursor-pointer truncate hover:text-ink" title="Show the full user agent">
+        {summary}
+      </summary>
+      <p className="mt-1 break-all font-mono text-muted">{agent}</p>
+    </details>
   );
 }

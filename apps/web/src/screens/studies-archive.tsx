@@ -25,7 +25,7 @@ export default function StudiesArchiveScreen() {
       </dl>
 
       {studies.isError ? (
-        <LoadError error={studies.error} />
+        <LoadError error={studies.error} onRetry={() => void studies.refetch()} retrying={studies.isFetching} />
       ) : groups.length === 0 ? (
         <div className="panel p-6">
           <EmptyState icon={<ArchiveIcon />} hint="Complete studies from the dashboard's TODAY'S STUDIES card to fill the archive.">

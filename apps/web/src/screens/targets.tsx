@@ -56,7 +56,7 @@ export default function TargetsScreen() {
         <div className="space-y-6 lg:col-span-2">
           <Panel title="Active Targets" icon={<TargetIcon />} accent="red">
             {targetsQuery.isError ? (
-              <LoadError error={targetsQuery.error} />
+              <LoadError error={targetsQuery.error} onRetry={() => void targetsQuery.refetch()} retrying={targetsQuery.isFetching} />
             ) : active.length === 0 ? (
               <EmptyState icon={<TargetIcon />}>No active targets</EmptyState>
             ) : (

@@ -60,7 +60,7 @@ export default function WeeklyScheduleScreen() {
           <DayTabs idPrefix={idPrefix} panelId={panelId} value={day} onChange={setDay} />
           <div id={panelId} role="tabpanel" aria-labelledby={dayTabId(idPrefix, day)}>
             {templates.isError ? (
-              <LoadError error={templates.error} />
+              <LoadError error={templates.error} onRetry={() => void templates.refetch()} retrying={templates.isFetching} />
             ) : dayTemplates.length === 0 ? (
               <EmptyState icon={<CalendarIcon />} hint="Add your first template to get started">
                 No templates for {weekdayName(day)}

@@ -100,7 +100,7 @@ export function MissionGeneratorCard() {
       {missions.isPending ? (
         <CardLoading />
       ) : missions.isError ? (
-        <LoadError error={missions.error} />
+        <LoadError error={missions.error} onRetry={() => void missions.refetch()} retrying={missions.isFetching} />
       ) : missions.data.length === 0 ? (
         <EmptyState>No custom missions yet</EmptyState>
       ) : (

@@ -14,7 +14,7 @@ export function MissionLogCard() {
       {schedule.isPending ? (
         <CardLoading />
       ) : schedule.isError ? (
-        <LoadError error={schedule.error} />
+        <LoadError error={schedule.error} onRetry={() => void schedule.refetch()} retrying={schedule.isFetching} />
       ) : completed.length === 0 ? (
         <EmptyState icon={<FlagIcon />}>No recent mission activity</EmptyState>
       ) : (

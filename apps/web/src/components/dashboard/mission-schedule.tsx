@@ -31,7 +31,7 @@ function MissionScheduleContent() {
   const completingId = complete.isPending ? complete.variables : undefined;
 
   if (schedule.isPending) return <CardLoading>Loading today's missions...</CardLoading>;
-  if (schedule.isError) return <LoadError error={schedule.error} />;
+  if (schedule.isError) return <LoadError error={schedule.error} onRetry={() => void schedule.refetch()} retrying={schedule.isFetching} />;
 
   const active = sortByTime(schedule.data.filter((item) => !item.completed));
   if (active.length > 0) {
@@ -46,13 +46,14 @@ function MissionScheduleContent() {
             </div>
             <button
               type="button"
-              className="group -my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-full border-2 border-hero-green text-hero-green transition-colors hover:bg-hero-green hover:text-black disabled:cursor-wait disabled:opacity-50"
+              className="-my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-full border-2 border-hero-green text-hero-green transition-colors hover:bg-hero-green hover:text-black disabled:cursor-wait disabled:opacity-50"
               aria-label={`Complete ${item.title}`}
               title="Mark mission complete"
               disabled={completingId === item.id}
               onClick={() => complete.mutate(item.id)}
             >
-              <CheckIcon className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100" />
+              {/* Always drawn: a touch screen has no hover to reveal it. */}
+              <CheckIcon />
             </button>
           </li>
         ))}
@@ -61,7 +62,7 @@ function MissionScheduleContent() {
   }
 
   if (templates.isPending) return <CardLoading>Loading templates...</CardLoading>;
-  if (templates.isError) return <LoadError error={templates.error} />;
+  if (templates.isError) return <LoadError error={templates.error} onRetry={() => void templates.refetch()} retrying={templates.isFetching} />;
   if (templates.data.length === 0) {
     return (
       <EmptyState icon={<CalendarIcon />}>

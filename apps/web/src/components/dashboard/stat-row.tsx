@@ -33,7 +33,12 @@ function countText(query: { isPending: boolean; isError: boolean }, count: numbe
   return String(count);
 }
 
-/** The dashboard's first row: welcome, two counts and a quote (spec section 2.5). */
+/**
+ * The dashboard's first row: welcome, two counts and a quote (spec section 2.5).
+ * The row's grid gives its four items one height; each count's <dl> is a grid
+ * too, so that the card inside it takes that height (a plain block would leave
+ * the card at its own, shorter height).
+ */
 export function StatRow() {
   const { user } = useAuth();
   const journal = useJournalCount();
@@ -55,10 +60,10 @@ export function StatRow() {
           <p className="mt-1 text-sm text-muted">{today}: your mission briefing is ready.</p>
         </div>
       </section>
-      <dl>
+      <dl className="grid">
         <StatCard label="Journal Entries" value={countText(journal, journal.data?.count ?? 0)} icon={<BookIcon />} tone="cyan" />
       </dl>
-      <dl>
+      <dl className="grid">
         <StatCard label="Targets Eliminated" value={countText(targets, eliminated)} icon={<SkullIcon />} tone="green" />
       </dl>
       <figure className="panel flex flex-col justify-center p-5">

@@ -32,7 +32,7 @@ export function StudiesCard() {
       {studies.isPending ? (
         <CardLoading />
       ) : studies.isError ? (
-        <LoadError error={studies.error} />
+        <LoadError error={studies.error} onRetry={() => void studies.refetch()} retrying={studies.isFetching} />
       ) : active.length === 0 ? (
         <EmptyState icon={<CapIcon />}>No studies added for today. Add your first study below!</EmptyState>
       ) : (

@@ -16,7 +16,7 @@ export function TargetsCard() {
       {targets.isPending ? (
         <CardLoading />
       ) : targets.isError ? (
-        <LoadError error={targets.error} />
+        <LoadError error={targets.error} onRetry={() => void targets.refetch()} retrying={targets.isFetching} />
       ) : targets.data.length === 0 ? (
         <EmptyState icon={<TargetIcon />}>No targets identified</EmptyState>
       ) : (
