@@ -13,19 +13,28 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { ensureBuilt } from '../lib/build.mjs';
 import { ensureDatabase } from '../lib/database.mjs';
+import { distributedEnv, distributedMode, embeddedMode, fsyncRow, fsyncsPerWrite, idleMemory, memoryRow, peakMemory, startRows, startTimes, stopMode } from './mode-figures.mjs';
+import { ensureStrace } from './process-tree.mjs';
 import { BENCH_OWNER, login, seedEntries, seedTargets, waitFor } from './vault-process.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+/** Restarts per mode (the row is their median), and the creates the fsyncs are counted over. */
+const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 5);
+const FSYNC_WRITES = Number(process.env.BENCH_FSYNC_WRITES ?? 100);
 const OWNER = { VAULT_OWNER_USERNAME: BENCH_OWNER.username, VAULT_OWNER_PASSWORD: BENCH_OWNER.password, VAULT_OWNER_NAME: BENCH_OWNER.name };
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', VAULT_LOGIN_RATE_LIMIT: '10000', ...OWNER };
 const rows = [];
 const BEGIN = '<!-- bench:begin -->';
 const END = '<!-- bench:end -->';
 const children = [];
+/** The vault's modes while they run (mode-figures.mjs), stopped at the end whatever happens. */
+const modes = [];
 
 /** `met` is true or false where the row has a budget, checked against the measured figure (or ratio). */
 const row = (section, metric, value, unit, budget = '', ratio = '', met) => rows.push({ section, metric, value, unit, budget, ratio, met });
+/** A row made by mode-figures.mjs. */
+const addRow = (r) => row(r.section, r.metric, r.value, r.unit, r.budget, r.detail, r.met);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function start(name, entry, env) {
@@ -34,7 +43,18 @@ function start(name, entry, env) {
   return child;
 }
 
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+/** The figures of the table last written to docs/performance.md, by section and metric: the previous run's, printed beside this run's. */
+function previousFigures(file) {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const table = text.includes(BEGIN) && text.includes(END) ? text.slice(text.indexOf(BEGIN), text.indexOf(END)) : '';
+  const figures = new Map();
+  for (const line of table.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    if (cells.length < 6 || cells[1] === 'section' || cells[1].startsWith('---')) continue;
+    figures.set(`${cells[1]}|${cells[2]}`, `${cells[3]} ${cells[4]}`);
+  }
+  return figures;
+}
 
 /** 100 targets and 100 journal entries through the API. */
 async function seed(base, cookie, count) {
@@ -114,6 +134,10 @@ const ratioRow = (label, measured, baseline, budget) => {
 };
 
 async function main() {
+  // Before anything long: the fsync counts need strace (installed here if missing), and the bench stops if it cannot be had.
+  ensureStrace();
+  const docs = join(root, 'docs/performance.md');
+  const previous = previousFigures(docs);
   await ensureBuilt(root);
   const web = bundle(join(root, 'apps/web/dist'));
   row('web', 'login screen JS (gzip)', web.loginJs.toFixed(1), 'KB', '< 120', '', web.loginJs < 120);
@@ -128,47 +152,30 @@ async function main() {
   row('transport', 'in-process round trip p50', (rtt.inProcess.p50 * 1000).toFixed(0), 'µs', '< 100', '', rtt.inProcess.p50 < 0.1);
   row('transport', 'NATS round trip p50', (rtt.nats.p50 * 1000).toFixed(0), 'µs');
 
-  // Embedded: first start, restart, memory.
+  // Embedded: a first start on an empty data folder, restarts on its data, the memory of each of its processes.
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-bench-'));
   const embeddedUrl = 'http://127.0.0.1:3711';
-  const embeddedEnv = { PORT: '3711', VAULT_DATA_DIR: dataDir };
-  let vault = start('embedded', 'apps/vault/dist/main.js', embeddedEnv);
-  const firstRun = await waitFor(`${embeddedUrl}/api/system/status`);
-  row('embedded', 'first run: start to first 200', firstRun.toFixed(0), 'ms', '< 10000', '', firstRun < 10_000);
-  vault.kill('SIGTERM');
-  await new Promise((resolve) => vault.on('exit', resolve));
-  vault = start('embedded', 'apps/vault/dist/main.js', embeddedEnv);
-  const restart = await waitFor(`${embeddedUrl}/api/system/status`);
-  row('embedded', 'restart with data: start to first 200', restart.toFixed(0), 'ms', '< 3000', '', restart < 3000);
-  await sleep(3000);
-  const idle = rssMb(vault.pid);
-  row('embedded', 'resident memory, idle', idle.toFixed(0), 'MB', '< 200', '', idle < 200);
+  const embeddedTimes = await startTimes(embeddedMode({ port: 3711, dataDir }), RESTARTS);
+  const embedded = embeddedTimes.running;
+  modes.push(embedded);
+  for (const r of startRows('embedded', embeddedTimes, { first: 10_000, restart: 3000 })) addRow(r);
+  addRow(memoryRow('embedded', 'first run (peak)', embeddedTimes.firstPeak));
+  addRow(memoryRow('embedded', 'idle', await idleMemory(embedded), 200));
 
-  // Distributed on this machine, with its own database and bucket.
+  // Distributed on this machine, with its own database and bucket: the six apps started at once.
   const database = `postgres://postgres@127.0.0.1:5432/vault_bench_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(database);
-  const distributedEnv = {
-    VAULT_MODE: 'distributed',
-    DATABASE_URL: database,
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-    S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
-    S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? 'vault-test',
-    S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? 'vault-test-secret',
-    S3_BUCKET: `vault-bench-${randomBytes(4).toString('hex')}`,
-  };
-  const services = ['auth', 'planner', 'journal', 'media', 'audit'];
-  services.forEach((name, i) => start(`${name}-svc`, `apps/${name}-svc/dist/main.js`, { ...distributedEnv, PORT: String(3801 + i) }));
-  for (let i = 0; i < services.length; i++) await waitFor(`http://127.0.0.1:${3801 + i}/health/ready`);
-  start('gateway', 'apps/gateway/dist/main.js', { ...distributedEnv, PORT: '3712' });
+  const distributedTimes = await startTimes(distributedMode({ gatewayPort: 3712, servicePort: 3801, env: distributedEnv(database) }), RESTARTS);
+  const distributed = distributedTimes.running;
+  modes.push(distributed);
+  for (const r of startRows('distributed', distributedTimes)) addRow(r);
+  addRow(memoryRow('distributed', 'first run (peak)', distributedTimes.firstPeak));
+  addRow(memoryRow('distributed', 'idle', await idleMemory(distributed)));
   const distributedUrl = 'http://127.0.0.1:3712';
   await waitFor(`${distributedUrl}/api/system/status`);
 
   const baselineUrl = 'http://127.0.0.1:3713';
   start('baseline', 'scripts/bench/baseline-server.mjs', { DATABASE_URL: database, PORT: '3713' });
-  await waitFor(`${distributedUrl}/health/ready`);
-
   const embeddedCookie = await login(embeddedUrl);
   const distributedCookie = await login(distributedUrl);
   await seed(embeddedUrl, embeddedCookie, 100);
@@ -186,18 +193,18 @@ async function main() {
     ['GET /api/targets (100)', '/api/targets', '/targets'],
     ['GET /api/journal (100)', '/api/journal', '/journal'],
   ];
-  let loadRss = 0;
+  // Every process of each mode, sampled through all the loads below.
+  const embeddedPeak = peakMemory(embedded);
+  const distributedPeak = peakMemory(distributed);
   const baselines = {};
   for (const [label, path, baselinePath] of reads) {
     const baseline = await load(baselineUrl + baselinePath);
     baselines[path] = baseline;
-    const sampler = setInterval(() => (loadRss = Math.max(loadRss, rssMb(vault.pid))), 500);
-    const embedded = await load(embeddedUrl + path, { cookie: embeddedCookie });
-    clearInterval(sampler);
-    const distributed = await load(distributedUrl + path, { cookie: distributedCookie });
+    const embeddedLoad = await load(embeddedUrl + path, { cookie: embeddedCookie });
+    const distributedLoad = await load(distributedUrl + path, { cookie: distributedCookie });
     row('api', `${label}: baseline (Fastify + pg)`, baseline.rps.toFixed(0), 'req/s', '', `p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
-    ratioRow(`${label}: embedded`, embedded, baseline, 0.7);
-    ratioRow(`${label}: distributed`, distributed, baseline, 0.5);
+    ratioRow(`${label}: embedded`, embeddedLoad, baseline, 0.7);
+    ratioRow(`${label}: distributed`, distributedLoad, baseline, 0.5);
   }
   // The embedded mode's ceiling: the same query on PGlite alone, with nothing around it.
   const alone = JSON.parse(spawnSync(process.execPath, ['scripts/bench/pglite-alone.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
@@ -212,8 +219,14 @@ async function main() {
   row('api', 'POST /api/targets: baseline', postBaseline.rps.toFixed(0), 'req/s', '', `p50 ${postBaseline.p50} ms, p99 ${postBaseline.p99} ms`);
   ratioRow('POST /api/targets: embedded', postEmbedded, postBaseline, 0.7);
   ratioRow('POST /api/targets: distributed', postDistributed, postBaseline, 0.5);
-  row('embedded', 'resident memory, under load (peak)', loadRss.toFixed(0), 'MB');
+  addRow(memoryRow('embedded', 'under load (peak)', embeddedPeak.stop()));
+  addRow(memoryRow('distributed', 'under load (peak)', distributedPeak.stop()));
 
+  // Durability's price: strace on every process of each mode (and what they fork) during sequential creates.
+  addRow(fsyncRow('embedded', await fsyncsPerWrite(embedded, embeddedCookie, FSYNC_WRITES)));
+  addRow(fsyncRow('distributed', await fsyncsPerWrite(distributed, distributedCookie, FSYNC_WRITES), '; the PostgreSQL server and NATS are the machine\'s, not traced'));
+
+  for (const running of modes.splice(0)) await stopMode(running);
   for (const child of children) child.kill('SIGTERM');
   await sleep(1500);
   rmSync(dataDir, { recursive: true, force: true });
@@ -234,16 +247,17 @@ async function main() {
   const destroyed = big.selfDestruct;
   row('scale', `self-destruct (${at}): confirmed`, destroyed.confirmedSeconds.toFixed(2), 's', '< 5', destroyed.empty ? 'verified empty (rows, photo files, 410 afterwards)' : `NOT empty: ${[...destroyed.rowsLeft, `${destroyed.objectsLeft} files`, `status ${destroyed.afterwards}`].join(', ')}`, destroyed.confirmedSeconds < 5 && destroyed.empty);
 
+  // Beside each figure, the one the table held before this run (docs/performance.md), where it had the row.
   const table = [
-    '| section | metric | value | unit | budget | met | ratio / detail |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.section} | ${r.metric} | ${r.value} | ${r.unit} | ${r.budget} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} | ${r.ratio} |`),
+    '| section | metric | value | unit | budget | met | ratio / detail | before this run |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.section} | ${r.metric} | ${r.value} | ${r.unit} | ${r.budget} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} | ${r.ratio} | ${previous.get(`${r.section}|${r.metric}`) ?? ''} |`),
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
   if (process.argv.includes('--write')) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const measured = `${BEGIN}\nMeasured by \`npm run bench -- --write\` on ${when} UTC on this project's 2-core machine (${SECONDS} s per load, 10 connections, loopback; load average ${loadavg()[0].toFixed(1)} at the start of the run).\nRatios compare with a bare Fastify + pg route reading the same rows from the same PostgreSQL, in the same run.\n\n${table}\n${END}`;
-    const file = join(root, 'docs/performance.md');
+    const file = docs;
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
     // Only the measured table is replaced; the analysis around it is kept.
     const next = current.includes(BEGIN) && current.includes(END)
@@ -258,6 +272,7 @@ main()
     process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
     process.exitCode = 1;
   })
-  .finally(() => {
+  .finally(async () => {
     for (const child of children) child.kill('SIGTERM');
+    for (const running of modes) await stopMode(running).catch(() => undefined);
   });

@@ -68,7 +68,8 @@ export class GatewayModule {
       ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },
-        { provide: REDIS, useFactory: () => (options.redisUrl ? connectRedis(options.redisUrl) : undefined) },
+        // Only the distributed gateway has a Redis URL; only it loads ioredis (session/redis.ts).
+        { provide: REDIS, useFactory: async () => (options.redisUrl ? await connectRedis(options.redisUrl) : undefined) },
         {
           provide: SESSION_STORE,
           useFactory: (redis?: Redis): SessionStore => (redis ? new RedisSessionStore(redis, ttlMs) : new MemorySessionStore(ttlMs)),

@@ -11,16 +11,21 @@ import { PhotosRepository } from './photos/photos.repository.js';
 import { PhotosService } from './photos/photos.service.js';
 import { FileObjectStore } from './storage/file-object.store.js';
 import { OBJECT_STORE, type ObjectStore } from './storage/object.store.js';
-import { S3ObjectStore } from './storage/s3-object.store.js';
 import { FileUploadController } from './uploads/file-upload.controller.js';
 import { RawUploadBodies } from './uploads/raw-upload.parser.js';
 import { UploadsHandlers } from './uploads/uploads.handlers.js';
 import { UploadsRepository } from './uploads/uploads.repository.js';
 import { UploadsService } from './uploads/uploads.service.js';
 
-/** The adapter the options name; the rest of the module never asks which. */
-export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
-  return options.kind === 'file' ? new FileObjectStore(options.dir, options.signingKey) : new S3ObjectStore(options);
+/**
+ * The adapter the options name; the rest of the module never asks which. The
+ * S3 store (and the AWS SDK under it) is loaded only when a bucket is named:
+ * the embedded vault never loads `@aws-sdk/*`.
+ */
+export async function createObjectStore(options: ObjectStoreOptions): Promise<ObjectStore> {
+  if (options.kind === 'file') return new FileObjectStore(options.dir, options.signingKey);
+  const { S3ObjectStore } = await import('./storage/s3-object.store.js');
+  return new S3ObjectStore(options);
 }
 
 /**
@@ -45,7 +50,7 @@ export class MediaModule {
         {
           provide: OBJECT_STORE,
           useFactory: async () => {
-            const store = createObjectStore(options.store);
+            const store = await createObjectStore(options.store);
             await store.prepare();
             return store;
           },

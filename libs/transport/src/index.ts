@@ -9,4 +9,5 @@ export * from './events/event-bus.js';
 export * from './events/event-envelope.js';
 export * from './events/on-event.decorator.js';
 export * from './events/events.module.js';
-export { EVENT_STREAM } from './events/jetstream.event-bus.js';
+// Not the JetStream bus itself: only the distributed mode loads it (and the NATS client), when it makes one.
+export { EVENT_STREAM } from './events/event-stream.js';

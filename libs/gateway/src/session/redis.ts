@@ -1,13 +1,15 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export const REDIS = Symbol('REDIS');
 
 /**
  * The gateway's one Redis connection (sessions, login rate limits). Commands
  * fail at once while Redis is away instead of queueing, so a request gets a
- * prompt 503 rather than hanging.
+ * prompt 503 rather than hanging. ioredis is loaded here, when the
+ * distributed gateway connects, and never by the embedded vault.
  */
-export function connectRedis(url: string): Redis {
+export async function connectRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 });
   // Connection errors are answered per request; without a listener ioredis would log each retry.
   redis.on('error', () => undefined);

@@ -4,13 +4,23 @@ import type { EventContract } from '@vault/contracts';
 import type { ReadinessCheck } from '@vault/platform';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { InProcessEventBus } from './in-process.event-bus.js';
-import { JetStreamEventBus } from './jetstream.event-bus.js';
 import { ON_EVENT } from './on-event.decorator.js';
 
 /** Ready while this process's events can reach the broker and come from it. */
 export const EVENTS_READINESS = Symbol('EVENTS_READINESS');
 
 export type EventsOptions = { kind: 'in-process' } | { kind: 'jetstream'; url: string; consumerName: string };
+
+/**
+ * The bus the options name. The JetStream bus (and with it the NATS client)
+ * is loaded only here, when the distributed mode asks for it: the embedded
+ * process never loads `@nats-io/*`.
+ */
+export async function createEventBus(options: EventsOptions): Promise<EventBus> {
+  if (options.kind === 'in-process') return new InProcessEventBus();
+  const { JetStreamEventBus } = await import('./jetstream.event-bus.js');
+  return new JetStreamEventBus(options.url, options.consumerName);
+}
 
 /** Finds every @OnEvent method in this application and hands them to the bus. */
 class EventSubscriber implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,10 +59,7 @@ export class EventsModule {
       global: true,
       imports: [DiscoveryModule],
       providers: [
-        {
-          provide: EventBus,
-          useFactory: () => (options.kind === 'in-process' ? new InProcessEventBus() : new JetStreamEventBus(options.url, options.consumerName)),
-        },
+        { provide: EventBus, useFactory: () => createEventBus(options) },
         {
           provide: EVENTS_READINESS,
           useFactory: (bus: EventBus): ReadinessCheck => ({ name: 'events', check: () => bus.checkConnected() }),

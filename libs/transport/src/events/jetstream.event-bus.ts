@@ -6,8 +6,9 @@ import { currentRequestId, requestContext } from '@vault/platform';
 import { NATS_RECONNECT } from '../nats-reconnect.js';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { envelope, type EventEnvelope } from './event-envelope.js';
+import { EVENT_STREAM } from './event-stream.js';
 
-export const EVENT_STREAM = 'VAULT_EVENTS';
+export { EVENT_STREAM };
 const SUBJECT_PREFIX = 'vault.events.';
 /**
  * An event published while the broker is away is tried again, each try

@@ -1,0 +1,204 @@
+// Measurements of "the process tree of a PID": a vault and whatever it starts
+// (a database server and its backends, say), read from /proc. Nothing here
+// knows which processes a mode has; each helper takes root PIDs and follows
+// their children, so it keeps working when a process gains a child.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const read = (path) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** The parent of every live process, from /proc/<pid>/stat (its comm may hold spaces and parentheses). */
+function parents() {
+  const parentOf = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = read(`/proc/${name}/stat`);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    parentOf.set(Number(name), Number(fields[1]));
+  }
+  return parentOf;
+}
+
+/** The PIDs of each root and of every descendant of it that is alive now, roots first. */
+export function processTree(...roots) {
+  const parentOf = parents();
+  const children = new Map();
+  for (const [pid, parent] of parentOf) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  const tree = [];
+  const visit = (pid) => {
+    if (!parentOf.has(pid) || tree.includes(pid)) return;
+    tree.push(pid);
+    for (const child of (children.get(pid) ?? []).sort((a, b) => a - b)) visit(child);
+  };
+  for (const root of roots) visit(root);
+  return tree;
+}
+
+/**
+ * A short readable name: the app a Node process runs (`apps/vault/dist/main.js`
+ * -> `vault`), else the command without its path (`postgres -D ...`, or the
+ * title a PostgreSQL process gives itself, `postgres: walwriter`).
+ */
+export function processName(pid) {
+  const argv = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter(Boolean);
+  const app = argv.map((arg) => /apps\/([\w-]+)\/dist\/main\.js$/.exec(arg)?.[1]).find(Boolean);
+  if (app) return app;
+  if (argv.length === 0) return (read(`/proc/${pid}/comm`) ?? '?').trim();
+  const [command, ...args] = argv;
+  const line = [command.startsWith('/') ? command.slice(command.lastIndexOf('/') + 1) : command, ...args].join(' ').replace(/\s+/g, ' ').trim();
+  return line.length > 48 ? `${line.slice(0, 45)}...` : line;
+}
+
+/**
+ * Resident memory of one process in MB: RSS (VmRSS), and PSS from
+ * smaps_rollup where it is readable (PSS splits shared pages among their
+ * sharers, so the PSS of a tree adds up; the RSS of forked children counts
+ * the pages they share with their parent again). Undefined once it has gone.
+ */
+export function processMemory(pid) {
+  const status = read(`/proc/${pid}/status`);
+  const rss = status && /VmRSS:\s+(\d+) kB/.exec(status);
+  if (!rss) return undefined;
+  const pss = /^Pss:\s+(\d+) kB/m.exec(read(`/proc/${pid}/smaps_rollup`) ?? '');
+  return { pid, name: processName(pid), rssMb: Number(rss[1]) / 1024, pssMb: pss ? Number(pss[1]) / 1024 : undefined };
+}
+
+/** The memory of every process of the trees of `roots`, now. */
+export function treeMemory(...roots) {
+  return processTree(...roots).map(processMemory).filter(Boolean);
+}
+
+/** Sums RSS and PSS (PSS only when every process's was readable). */
+export function totalMemory(processes) {
+  const pss = processes.every((p) => p.pssMb !== undefined) ? processes.reduce((n, p) => n + p.pssMb, 0) : undefined;
+  return { rssMb: processes.reduce((n, p) => n + p.rssMb, 0), pssMb: pss, count: processes.length };
+}
+
+/**
+ * Samples the trees of `roots` every `intervalMs` until stopped; `stop()`
+ * returns each process's peak RSS and peak PSS (a process that came and went
+ * in between is kept, under its PID), and the peak of the sums.
+ */
+export function samplePeaks(roots, intervalMs = 500) {
+  const peaks = new Map();
+  let peakTotal = { rssMb: 0, pssMb: 0 };
+  const sample = () => {
+    const now = treeMemory(...roots);
+    for (const p of now) {
+      const seen = peaks.get(p.pid);
+      peaks.set(p.pid, {
+        pid: p.pid,
+        name: p.name,
+        rssMb: Math.max(seen?.rssMb ?? 0, p.rssMb),
+        pssMb: p.pssMb === undefined ? seen?.pssMb : Math.max(seen?.pssMb ?? 0, p.pssMb),
+      });
+    }
+    const total = totalMemory(now);
+    peakTotal = { rssMb: Math.max(peakTotal.rssMb, total.rssMb), pssMb: total.pssMb === undefined ? peakTotal.pssMb : Math.max(peakTotal.pssMb ?? 0, total.pssMb) };
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { processes: [...peaks.values()], total: peakTotal };
+    },
+  };
+}
+
+/** `12.3` or `12.3 (PSS 10.1)`. */
+export const formatMemory = ({ rssMb, pssMb }) => `${rssMb.toFixed(0)}${pssMb === undefined ? '' : ` (PSS ${pssMb.toFixed(0)})`}`;
+
+/**
+ * Every process of a sample, largest first, those of the same name together:
+ * `vault 129 (PSS 96) MB; postgres: postgres vault [local] idle x4 55 (PSS 15) MB; ...`.
+ */
+export function describeProcesses(processes) {
+  const groups = new Map();
+  for (const p of processes) {
+    const group = groups.get(p.name) ?? { name: p.name, count: 0, rssMb: 0, pssMb: 0 };
+    group.count += 1;
+    group.rssMb += p.rssMb;
+    group.pssMb = group.pssMb === undefined || p.pssMb === undefined ? undefined : group.pssMb + p.pssMb;
+    groups.set(p.name, group);
+  }
+  return [...groups.values()]
+    .sort((a, b) => b.rssMb - a.rssMb)
+    .map((g) => `${g.name}${g.count > 1 ? ` x${g.count}` : ''} ${formatMemory(g)} MB`)
+    .join('; ');
+}
+
+/**
+ * strace, installed with apt-get when missing. Throws (loudly: the bench
+ * stops) when it cannot be had, or cannot attach (ptrace not permitted).
+ */
+export function ensureStrace() {
+  const found = () => spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
+  if (!found()) {
+    process.stderr.write('strace is missing: installing it with apt-get...\n');
+    const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
+    const apt = (args) => spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const installed = apt(['update']).status === 0 && apt(['install', '-y', '--no-install-recommends', 'strace']).status === 0;
+    if (!installed || !found()) throw new Error('strace is needed to count fsyncs and could not be installed (apt-get install strace failed): install it and run the bench again');
+  }
+  const probe = spawnSync('strace', ['-f', '-c', '-e', 'trace=fsync', '-o', '/dev/null', 'true'], { encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`strace cannot trace here (${probe.stderr.trim()}): the fsync counts need ptrace`);
+}
+
+/** The calls per syscall of `strace -c`'s summary table. */
+export function parseStraceSummary(text) {
+  const calls = {};
+  for (const line of text.split('\n')) {
+    const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)\s*$/.exec(line);
+    if (m && m[2] !== 'total') calls[m[2]] = (calls[m[2]] ?? 0) + Number(m[1]);
+  }
+  return calls;
+}
+
+/**
+ * Counts the fsync and fdatasync calls of every process (every thread: Node's
+ * fsyncs run on libuv's pool) of the trees of `roots` while `work` runs,
+ * including processes they fork meanwhile (`strace -f`), by attaching to each
+ * PID. Returns `{ fsync, fdatasync, total, result }` with what `work` returned.
+ */
+export async function countFsyncs(roots, work, { syscalls = ['fsync', 'fdatasync'] } = {}) {
+  const pids = processTree(...roots);
+  if (pids.length === 0) throw new Error(`no process to trace (roots ${roots.join(', ')})`);
+  const out = join(tmpdir(), `vault-bench-strace-${process.pid}-${Date.now()}.txt`);
+  const strace = spawn('strace', ['-f', '-c', '-e', `trace=${syscalls.join(',')}`, '-o', out, ...pids.flatMap((pid) => ['-p', String(pid)])], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  strace.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => strace.on('exit', resolve));
+  // Attached once it has said so for every PID given (with -f it also names each thread).
+  const started = Date.now();
+  while ((stderr.match(/Process \d+ attached/g) ?? []).length < pids.length) {
+    if (strace.exitCode !== null) throw new Error(`strace could not attach: ${stderr.trim()}`);
+    if (Date.now() - started > 10_000) throw new Error(`strace did not attach to ${pids.join(', ')} within 10 s: ${stderr.trim()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  let result;
+  try {
+    result = await work();
+  } finally {
+    // SIGINT: strace detaches and writes its summary.
+    strace.kill('SIGINT');
+    await exited;
+  }
+  const summary = existsSync(out) ? readFileSync(out, 'utf8') : '';
+  rmSync(out, { force: true });
+  const calls = parseStraceSummary(summary);
+  const counted = Object.fromEntries(syscalls.map((name) => [name, calls[name] ?? 0]));
+  return { ...counted, total: Object.values(counted).reduce((a, b) => a + b, 0), pids, result };
+}
