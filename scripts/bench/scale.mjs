@@ -49,9 +49,9 @@ const filesUnder = (dir) => (existsSync(dir) ? readdirSync(dir) : []).flatMap((n
 
 /** Rows left in every table of every service's schema, once the vault is stopped. */
 async function rowsLeft(dataDir) {
-  const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
+  const connection = await openConnection({ kind: 'embedded', dataDir });
   try {
-    const db = connection.client;
+    const db = connection.pool;
     const tables = (await db.query("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1")).rows;
     const left = [];
     for (const { t } of tables) {

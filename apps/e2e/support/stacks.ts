@@ -1,5 +1,5 @@
 // The two vaults under test, each started fresh for the run and removed after it:
-// - embedded: one process (apps/vault/dist/main.js) with PGlite in a new temp dir;
+// - embedded: one process (apps/vault/dist/main.js) and the PostgreSQL it starts, in a new temp dir;
 // - distributed: scripts/distributed.mjs (gateway, auth-svc, planner-svc over NATS)
 //   on a new PostgreSQL database, dropped at the end. It gets a private NATS and a
 //   private Redis when nats-server and redis-server are installed, so no other

@@ -1,8 +1,9 @@
 import { resetDestroyedVault, setOwnerPassword } from '@vault/auth';
 import { databaseUrlFor, loadVaultConfig } from '@vault/host';
 import { openConnection } from '@vault/persistence';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { serviceMigrations } from './domains.js';
 
 const USAGE = `Usage: npm run vault -- <command>
 
@@ -12,7 +13,8 @@ Commands:
                  After a self-destruct, start a new, empty vault. Without the
                  flag nothing happens. Set the owner password again afterwards.
 
-Stop the embedded vault first: its data files allow one process at a time.
+Stop the embedded vault first: its database serves one vault process at a
+time (the command starts it for itself, and refuses while the vault runs).
 `;
 
 async function readPassword(): Promise<string> {
@@ -26,7 +28,8 @@ function openAuthConnection() {
   const config = loadVaultConfig();
   return openConnection(
     config.VAULT_MODE === 'embedded'
-      ? { kind: 'pglite', dataDir: join(resolve(config.VAULT_DATA_DIR), 'pg') }
+      ? // The vault's own PostgreSQL server, started for this command (and a PGlite folder imported first, as the vault would).
+        { kind: 'embedded', dataDir: resolve(config.VAULT_DATA_DIR), pgliteImport: serviceMigrations(), poolSize: 1, log: (message) => process.stderr.write(`${message}\n`) }
       : { kind: 'postgres', url: databaseUrlFor(config, 'auth') },
   );
 }

@@ -1,9 +1,10 @@
-import { AuditModule } from '@vault/audit';
-import { AuthModule } from '@vault/auth';
+import { AUDIT_MIGRATIONS, AuditModule } from '@vault/audit';
+import { AUTH_MIGRATIONS, AuthModule } from '@vault/auth';
 import { authOptions, type VaultConfig } from '@vault/host';
-import { JournalModule, parseMasterKey } from '@vault/journal';
-import { MediaModule } from '@vault/media';
-import { PlannerModule } from '@vault/planner';
+import { JOURNAL_MIGRATIONS, JournalModule, parseMasterKey } from '@vault/journal';
+import { MEDIA_MIGRATIONS, MediaModule } from '@vault/media';
+import type { ServiceMigrations } from '@vault/persistence';
+import { PLANNER_MIGRATIONS, PlannerModule } from '@vault/planner';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 
@@ -23,4 +24,15 @@ export function domainModules(config: VaultConfig) {
 /** VAULT_MASTER_KEY when given; otherwise the key file beside the data, made with the first data key and deleted by a self-destruct. */
 export function embeddedMasterKey(config: VaultConfig): Buffer | { file: string } {
   return config.VAULT_MASTER_KEY ? parseMasterKey(config.VAULT_MASTER_KEY) : { file: join(resolve(config.VAULT_DATA_DIR), 'master.key') };
+}
+
+/** Every service's schema and migrations: what importing a PGlite data folder (a vault before ADR 0009) rebuilds. */
+export function serviceMigrations(): ServiceMigrations[] {
+  return [
+    { schema: 'auth', folder: AUTH_MIGRATIONS },
+    { schema: 'planner', folder: PLANNER_MIGRATIONS },
+    { schema: 'journal', folder: JOURNAL_MIGRATIONS },
+    { schema: 'media', folder: MEDIA_MIGRATIONS },
+    { schema: 'audit', folder: AUDIT_MIGRATIONS },
+  ];
 }

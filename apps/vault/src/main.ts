@@ -2,9 +2,9 @@
 import './memory-settings.js';
 
 const { loadVaultConfig, run, startEmbedded } = await import('@vault/host');
-const { domainModules } = await import('./domains.js');
+const { domainModules, serviceMigrations } = await import('./domains.js');
 
 run(() => {
   const config = loadVaultConfig();
-  return startEmbedded(config, domainModules(config));
+  return startEmbedded(config, domainModules(config), { pgliteImport: serviceMigrations() });
 });

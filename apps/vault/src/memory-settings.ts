@@ -7,10 +7,11 @@ import { setFlagsFromString } from 'node:v8';
  *
  * - The young generation stays at its initial size instead of growing to
  *   3 x 16 MB and staying resident once the load is gone.
- * - PGlite's WebAssembly runs on V8's baseline compiler only: the optimised
- *   tier keeps a second copy of the hot PostgreSQL functions (about 50 MB
- *   measured here) and does not change the API's throughput measurably,
- *   which PGlite's JavaScript side and the file system emulation dominate.
+ * - WebAssembly runs on V8's baseline compiler only. The database is a
+ *   PostgreSQL server of its own now (ADR 0009); the one WebAssembly left is
+ *   PGlite, loaded only by the first start after an upgrade to import a
+ *   PGlite folder, where the optimised tier would keep a second copy of the
+ *   hot PostgreSQL functions (about 50 MB) for a one-off copy.
  */
 const SETTINGS: Array<[flag: string, overriddenBy: string[]]> = [
   ['--semi-space-growth-factor=1', ['--semi-space-growth-factor', '--max-semi-space-size', '--min-semi-space-size']],

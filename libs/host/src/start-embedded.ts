@@ -3,7 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule, SelfDestructService, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
-import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
+import { DATABASE_READINESS, PersistenceModule, openEmbeddedDatabase, type ConnectionOptions, type ServiceMigrations } from '@vault/persistence';
 import { HealthModule } from '@vault/platform';
 import { EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
 import { existsSync } from 'node:fs';
@@ -12,13 +12,27 @@ import { processLogger } from './nest-logger.js';
 import { gatewayOptions } from './process-options.js';
 import type { VaultConfig } from './vault-config.js';
 
+export interface EmbeddedOptions {
+  /** Every service's migrations: lets the first start import a PGlite folder of a vault before ADR 0009. */
+  pgliteImport?: ServiceMigrations[];
+}
+
 /**
  * The embedded mode: the gateway and every service in ONE process, over the
- * in-process transport, with PGlite files under VAULT_DATA_DIR and sessions
- * in memory. The domain modules are the same ones the services run.
+ * in-process transport, with the vault's own PostgreSQL server on
+ * VAULT_DATA_DIR/postgres (ADR 0009) and sessions in memory. The domain
+ * modules are the same ones the services run.
  */
-export async function startEmbedded(config: VaultConfig, domainModules: DynamicModule[]): Promise<NestFastifyApplication> {
+export async function startEmbedded(config: VaultConfig, domainModules: DynamicModule[], options: EmbeddedOptions = {}): Promise<NestFastifyApplication> {
   const { logger, nestLogger } = processLogger('vault', config.LOG_LEVEL);
+  const database: ConnectionOptions = {
+    kind: 'embedded',
+    dataDir: resolve(config.VAULT_DATA_DIR),
+    pgliteImport: options.pgliteImport,
+    log: (message) => logger.info(message),
+  };
+  // The server starts (a PGlite folder is imported) before any module exists; this hold keeps it up until the app holds it.
+  const early = await openEmbeddedDatabase(database);
   const broker = new InProcessBroker();
   const transport = { kind: 'in-process' as const, broker, timeoutMs: config.RPC_TIMEOUT_MS };
   const web = existsSync(join(config.VAULT_WEB_DIST, 'index.html')) ? new WebApp(config.VAULT_WEB_DIST) : undefined;
@@ -26,7 +40,8 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
 
   @Module({
     imports: [
-      PersistenceModule.forRoot({ kind: 'pglite', dataDir: join(resolve(config.VAULT_DATA_DIR), 'pg') }),
+      // The five domain modules share its one pool; app.close() stops the server after them.
+      PersistenceModule.forRoot(database),
       TransportModule.forClient(transport, 'gateway'),
       EventsModule.forRoot({ kind: 'in-process' }),
       GatewayModule.forRoot(gatewayOptions(config, { webDistDir: web?.distDir }), web),
@@ -40,11 +55,11 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
     EmbeddedVaultModule,
     createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }),
     { logger: nestLogger, abortOnError: false },
-  );
+  ).finally(() => early.release());
   await configureHttpServer(app, logger, web);
   app.connectMicroservice(microserviceOptions(transport, 'vault'));
   app.enableShutdownHooks();
-  // A start that fails (a bad password, say) must release the database files for the next try.
+  // A start that fails (a bad password, say) must stop the database server for the next try.
   await app.init().catch(async (error: unknown) => {
     await app.close().catch(() => undefined);
     throw error;

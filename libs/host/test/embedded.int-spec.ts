@@ -19,7 +19,7 @@ import { describeTargetsApi } from './targets-api.behaviour.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-describe('embedded mode: one process, PGlite files, sessions in memory', () => {
+describe('embedded mode: one process, its own PostgreSQL, sessions in memory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-embedded-'));
   let vault: Awaited<ReturnType<typeof startEmbeddedVault>>;
 
@@ -39,14 +39,14 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
   describe('guard and audit', () => describeGuard(() => vault.url, 2));
   describe('global access', () => describeGlobalAccess(() => vault.url));
 
-  it('keeps journal titles and contents out of the PGlite files, and its key file owner-only', async () => {
+  it('keeps journal titles and contents out of the database files, and its key file owner-only', async () => {
     const client = new ApiClient(vault.url);
     await client.login(OWNER.username, OWNER.password);
     const created = await client.request('POST', '/api/journal', { title: 'Operation Dawn', content: 'line one\nline two' });
     expect(created.json).toMatchObject({ title: 'Operation Dawn', content: 'line one\nline two' });
     await client.request('POST', '/api/targets', { title: 'Control target in clear' });
     await vault.close();
-    const files = Buffer.concat(filesUnder(join(dataDir, 'pg')).map((path) => readFileSync(path)));
+    const files = Buffer.concat(filesUnder(join(dataDir, 'postgres')).map((path) => readFileSync(path)));
     // The files do hold rows in clear (the control), so the absence below means something.
     expect(files.includes('Control target in clear')).toBe(true);
     for (const secret of ['Operation Dawn', 'line one', 'line two']) expect(files.includes(secret)).toBe(false);
@@ -84,7 +84,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
 
   it('signs in with the password the CLI set, and no longer with the old one', async () => {
     await vault.close();
-    const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
+    const connection = await openConnection({ kind: 'embedded', dataDir });
     await expect(setOwnerPassword(connection, 'short')).rejects.toThrow('at least 12 characters');
     await setOwnerPassword(connection, 'a brand new passphrase');
     await connection.close();
@@ -99,7 +99,7 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
 
   it('refuses a common, patterned or name-based password from the CLI and at start (ASVS 5.0 V6.2)', async () => {
     await vault.close();
-    const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
+    const connection = await openConnection({ kind: 'embedded', dataDir });
     for (const weak of ['password1234', 'aaaaaaaaaaaa', 'qwertyuiop123', `${OWNER.username}${OWNER.username}2024`]) {
       await expect(setOwnerPassword(connection, weak, [OWNER.name, OWNER.username])).rejects.toThrow('too easy to guess');
     }
@@ -140,8 +140,8 @@ describe('embedded mode: one process, PGlite files, sessions in memory', () => {
     expect((await owner.request('POST', '/api/login', { username: OWNER.username, password: OWNER.password })).status).toBe(410);
     await vault.close();
 
-    const connection = await openConnection({ kind: 'pglite', dataDir: join(dataDir, 'pg') });
-    const db = connection.kind === 'pglite' ? connection.client : undefined;
+    const connection = await openConnection({ kind: 'embedded', dataDir });
+    const db = connection.kind === 'postgres' ? connection.pool : undefined;
     const tables = (await db!.query<{ t: string }>("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1")).rows;
     const nonEmpty: string[] = [];
     for (const { t } of tables) {

@@ -64,7 +64,7 @@ describe('embedded self-destruct, killed at any moment', () => {
       const status = JSON.parse(await (await fetch(`${again.url}/api/system/status`)).text()) as { destroyed: boolean };
       await again.stop('SIGKILL');
 
-      const rows = await rowsPerTable(join(dataDir, 'pg'));
+      const rows = await rowsPerTable(dataDir);
       const photoFiles = filesUnder(join(dataDir, 'objects'));
       const keyFile = existsSync(join(dataDir, 'master.key'));
       if (status.destroyed) {
@@ -149,11 +149,12 @@ function postThenKill(vault: RunningVault, path: string, cookie: string, offsetM
   });
 }
 
-async function rowsPerTable(pgDir: string): Promise<string[]> {
-  const connection = await openConnection({ kind: 'pglite', dataDir: pgDir });
+/** Rows per table, read through the vault's own PostgreSQL (a server the killed vault left stopping is waited for). */
+async function rowsPerTable(dataDir: string): Promise<string[]> {
+  const connection = await openConnection({ kind: 'embedded', dataDir });
   try {
-    if (connection.kind !== 'pglite') throw new Error('expected PGlite');
-    const db = connection.client;
+    if (connection.kind !== 'postgres') throw new Error('expected PostgreSQL');
+    const db = connection.pool;
     const tables = (
       await db.query<{ t: string }>(
         "select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1",

@@ -1,54 +1,66 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { Database } from './database.js';
+import { openEmbeddedDatabase, type EmbeddedDatabaseOptions } from './embedded-postgres/index.js';
+import { openPglite } from './pglite.js';
+
+export { PGLITE_SETTINGS } from './pglite.js';
 
 /**
- * Where the rows live: PGlite files for the embedded mode, a PostgreSQL
- * server for the distributed one. Both speak the same SQL, so one set of
- * migrations serves both.
+ * Where the rows live: the embedded mode's own PostgreSQL server on a data
+ * folder (docs/adr/0009-embedded-postgresql.md), or a PostgreSQL server of
+ * the distributed mode. `pglite` opens a PGlite folder, the embedded mode's
+ * database before ADR 0009, which the embedded server imports once.
  */
 export type ConnectionOptions =
+  | ({ kind: 'embedded'; poolSize?: number } & EmbeddedDatabaseOptions)
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'postgres'; url: string; poolSize?: number };
 
 export type Connection =
-  | { kind: 'pglite'; client: PGlite; close(): Promise<void>; ping(): Promise<void> }
+  | { kind: 'pglite'; client: PGlite; db: Database; close(): Promise<void>; ping(): Promise<void> }
   | { kind: 'postgres'; pool: pg.Pool; close(): Promise<void>; ping(): Promise<void> };
 
-/**
- * PostgreSQL's defaults size shared memory for a server of 100 connections
- * with 128 MB of buffers; PGlite runs one single-user backend inside this
- * process, and its WASM memory stays resident. 16 MB of buffers hold a vault
- * of tens of thousands of rows (the files stay in the OS page cache as well)
- * and keep the idle process small (docs/performance.md).
- */
-export const PGLITE_SETTINGS = ['shared_buffers=16MB', 'max_connections=5'];
+/** The embedded vault's pool: five services in one process, one owner; each idle connection is a backend process. */
+export const EMBEDDED_POOL_SIZE = 4;
 
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
   if (options.kind === 'pglite') {
-    // Owner-only: the files are the owner's private life.
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    const client = await PGlite.create(options.dataDir, {
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
-    });
+    const client = await openPglite(options.dataDir);
+    // Loaded here, not at the top: a process that never opens PGlite never loads it (drizzle-orm/pglite imports it).
+    const { drizzle } = await import('drizzle-orm/pglite');
     return {
       kind: 'pglite',
       client,
+      db: drizzle({ client }) as unknown as Database,
       close: () => client.close(),
       ping: async () => {
         await client.query('select 1');
       },
     };
   }
-  const pool = new pg.Pool({
+  if (options.kind === 'embedded') {
+    const database = await openEmbeddedDatabase(options);
+    // Over the socket; a slot of the small pool may be waited for longer than a remote server's connect.
+    const pool = poolOf({ ...database.clientConfig(), max: options.poolSize ?? EMBEDDED_POOL_SIZE, connectionTimeoutMillis: 10_000 });
+    return {
+      kind: 'postgres',
+      pool,
+      close: async () => {
+        await pool.end().catch(() => undefined);
+        await database.release();
+      },
+      ping: async () => {
+        await pool.query('select 1');
+      },
+    };
+  }
+  const pool = poolOf({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     // A dead server must surface as a prompt error, not a hung request.
     connectionTimeoutMillis: 2000,
-    idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its server is reported here; without a listener it would crash the process.
-  pool.on('error', () => undefined);
   return {
     kind: 'postgres',
     pool,
@@ -57,4 +69,11 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
       await pool.query('select 1');
     },
   };
+}
+
+function poolOf(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({ idleTimeoutMillis: 30_000, ...config });
+  // An idle client losing its server is reported here; without a listener it would crash the process.
+  pool.on('error', () => undefined);
+  return pool;
 }

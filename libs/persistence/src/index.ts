@@ -3,3 +3,4 @@ export * from './database.js';
 export * from './migrations.js';
 export * from './persistence.module.js';
 export * from './service-roles.js';
+export * from './embedded-postgres/index.js';

@@ -1,10 +1,9 @@
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { Connection } from './connection.js';
 import type { Database } from './database.js';
-import { runServiceMigrations, type ServiceMigrations } from './service-migrator.js';
+import { runServiceMigrations, type MigrationOptions, type ServiceMigrations } from './service-migrator.js';
 
-export { MIGRATIONS_SCHEMA, type ServiceMigrations } from './service-migrator.js';
+export { MIGRATIONS_SCHEMA, type MigrationOptions, type ServiceMigrations } from './service-migrator.js';
 
 /**
  * The advisory lock every migration, and the roles' provisioning, takes. One
@@ -17,15 +16,15 @@ export const MIGRATION_LOCK = 'vault:migrate';
  * Applies a service's pending migrations. On PostgreSQL it holds an advisory
  * lock so that replicas starting together apply them once.
  */
-export async function applyMigrations(connection: Connection, migrations: ServiceMigrations): Promise<void> {
+export async function applyMigrations(connection: Connection, migrations: ServiceMigrations, options: MigrationOptions = {}): Promise<void> {
   if (connection.kind === 'pglite') {
-    await runServiceMigrations(drizzlePglite({ client: connection.client }) as unknown as Database, migrations);
+    await runServiceMigrations(connection.db, migrations, options);
     return;
   }
   const client = await connection.pool.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await runServiceMigrations(drizzlePg({ client }) as unknown as Database, migrations);
+    await runServiceMigrations(drizzlePg({ client }) as unknown as Database, migrations, options);
   } finally {
     await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();

@@ -12,6 +12,15 @@ export interface ServiceMigrations {
   folder: string;
 }
 
+export interface MigrationOptions {
+  /**
+   * Apply only the migrations up to this one (its `created_at`, drizzle-kit's
+   * folderMillis): the import of a PGlite database rebuilds its schemas at the
+   * level the old rows were written at, and the start applies the rest.
+   */
+  until?: number;
+}
+
 type Rows = { rows: Array<Record<string, unknown>> };
 const rowsOf = async (db: Pick<Database, 'execute'>, query: SQL) => ((await db.execute(query)) as unknown as Rows).rows;
 const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsOf(db, query)).length > 0;
@@ -33,8 +42,8 @@ const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsO
  *
  * Call it under the advisory lock of applyMigrations on PostgreSQL.
  */
-export async function runServiceMigrations(db: Database, { schema, folder }: ServiceMigrations): Promise<void> {
-  const files = readMigrationFiles({ migrationsFolder: folder });
+export async function runServiceMigrations(db: Database, { schema, folder }: ServiceMigrations, options: MigrationOptions = {}): Promise<void> {
+  const files = readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
   const table = sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`;
   if (!(await exists(db, sql`select 1 from pg_namespace where nspname = ${MIGRATIONS_SCHEMA}`))) {
     await db.execute(sql`create schema if not exists ${sql.identifier(MIGRATIONS_SCHEMA)}`);

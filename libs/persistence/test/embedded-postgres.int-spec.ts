@@ -1,0 +1,232 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { EmbeddedDatabaseInUseError, LOG_FILE, UNPRIVILEGED_ID, detectRunAs, openConnection, openEmbeddedDatabase, postgresBinaries, restoreLibraryLinks } from '../src/index.js';
+import { assertBuilt, startChild, waitForOutput } from './children.js';
+
+/**
+ * The embedded mode's own PostgreSQL server (ADR 0009): made on the first
+ * start, durable, reachable only through a socket in its owner-only folder,
+ * one per data folder per process, never outliving the process that
+ * started it, and run as an unprivileged user when the vault is root.
+ */
+describe('the embedded PostgreSQL server', () => {
+  const work = mkdtempSync(join(tmpdir(), 'vault-embedded-pg-'));
+  const strays: number[] = [];
+
+  afterAll(() => {
+    for (const pid of strays) if (alive(pid)) process.kill(pid, 'SIGINT');
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('makes an owner-only cluster on the first start, durable, with only a socket inside it and its log beside', async () => {
+    const dataDir = join(work, 'first');
+    const connection = await openConnection({ kind: 'embedded', dataDir });
+    try {
+      if (connection.kind !== 'postgres') throw new Error('expected a pool');
+      const setting = async (name: string) => (await connection.pool.query<{ v: string }>('select current_setting($1) as v', [name])).rows[0].v;
+      const pgdata = join(dataDir, 'postgres');
+      expect({
+        fsync: await setting('fsync'),
+        synchronous_commit: await setting('synchronous_commit'),
+        full_page_writes: await setting('full_page_writes'),
+        listen_addresses: await setting('listen_addresses'),
+        unix_socket_directories: await setting('unix_socket_directories'),
+        database: await setting('data_directory'),
+        TimeZone: await setting('TimeZone'),
+      }).toEqual({ fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', listen_addresses: '', unix_socket_directories: pgdata, database: pgdata, TimeZone: 'UTC' });
+      expect((await connection.pool.query('select current_database() as d, inet_server_addr() as tcp')).rows[0]).toEqual({ d: 'vault', tcp: null });
+      expect(statSync(pgdata).mode & 0o777).toBe(0o700);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(readFileSync(join(pgdata, LOG_FILE), 'utf8')).toContain('database system is ready to accept connections');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('runs one server per data folder in a process, shared, and stops it with the last user', async () => {
+    const [a, b] = [join(work, 'shared-a'), join(work, 'shared-b')];
+    const [a1, a2, b1] = await Promise.all([openEmbeddedDatabase({ dataDir: a }), openEmbeddedDatabase({ dataDir: a }), openEmbeddedDatabase({ dataDir: b })]);
+    expect(a1.pid).toBe(a2.pid);
+    expect(b1.pid).not.toBe(a1.pid);
+    await a1.release();
+    expect(alive(a2.pid)).toBe(true);
+    const client = new pg.Client(a2.clientConfig());
+    await client.connect();
+    expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await client.end();
+    await Promise.all([a2.release(), b1.release()]);
+    expect([alive(a1.pid), alive(b1.pid)]).toEqual([false, false]);
+    // A new start after a stop: a new server, same data.
+    const again = await openEmbeddedDatabase({ dataDir: a });
+    expect(again.pid).not.toBe(a1.pid);
+    await again.release();
+  });
+
+  it('refuses a folder whose server another live process holds, and leaves no server behind that process killed with SIGKILL', async () => {
+    assertBuilt();
+    const dataDir = join(work, 'killed');
+    const child = startChild([dataDir, 'hold']);
+    await waitForOutput(child, /ready/);
+    const postmaster = postmasterPid(dataDir);
+    strays.push(postmaster);
+    // As the CLI would while the vault runs.
+    await expect(openConnection({ kind: 'embedded', dataDir })).rejects.toThrow(EmbeddedDatabaseInUseError);
+    await expect(openConnection({ kind: 'embedded', dataDir })).rejects.toThrow(`is in use by process ${child.process.pid}`);
+
+    child.process.kill('SIGKILL');
+    await child.exited;
+    const killedAt = Date.now();
+    while (serversOn(join(dataDir, 'postgres')).length > 0 && Date.now() - killedAt < 2000) await new Promise((resolve) => setTimeout(resolve, 10));
+    const left = serversOn(join(dataDir, 'postgres'));
+    process.stdout.write(`after kill -9 of the parent: ${left.length} postgres processes on its folder, ${Date.now() - killedAt} ms\n`);
+    expect(left).toEqual([]);
+    expect(readFileSync(join(dataDir, 'postgres', LOG_FILE), 'utf8')).toMatch(/received fast shutdown request[\s\S]*database system is shut down\s*$/);
+
+    // The next start finds everything in order.
+    const connection = await openConnection({ kind: 'embedded', dataDir });
+    await connection.close();
+  });
+
+  it('stops a stale postmaster left on its folder by a vault that was killed, then starts its own', async () => {
+    const dataDir = join(work, 'stale');
+    const pgdata = join(dataDir, 'postgres');
+    const first = await openConnection({ kind: 'embedded', dataDir });
+    if (first.kind !== 'postgres') throw new Error('expected a pool');
+    await first.pool.query('create table kept (v text)');
+    await first.pool.query("insert into kept values ('before the kill')");
+    await first.close();
+
+    // A postmaster with no guard, whose recorded owner is gone: what a vault killed before ADR 0009's guards, or during a start, leaves.
+    const owner = spawn('true');
+    await new Promise((resolve) => owner.on('exit', resolve));
+    const { postgres } = postgresBinaries();
+    const runAs = detectRunAs();
+    const prefix = runAs === 'unshare' ? ['unshare', '--user', `--map-user=${UNPRIVILEGED_ID}`, `--map-group=${UNPRIVILEGED_ID}`] : runAs === 'setpriv' ? ['setpriv', `--reuid=${UNPRIVILEGED_ID}`, `--regid=${UNPRIVILEGED_ID}`, '--clear-groups'] : [];
+    const [command, ...args] = [...prefix, postgres, '-D', pgdata, '-c', 'listen_addresses=', '-c', `unix_socket_directories=${pgdata}`, '-c', 'io_method=sync', '-c', `vault.owner_pid=${owner.pid}`];
+    const stale = spawn(command, args, { stdio: 'ignore', detached: true });
+    stale.unref();
+    strays.push(stale.pid!);
+    const deadline = Date.now() + 10_000;
+    while (!(existsSync(join(pgdata, 'postmaster.pid')) && readFileSync(join(pgdata, 'postmaster.pid'), 'utf8').includes('ready'))) {
+      if (Date.now() > deadline) throw new Error('the stale postmaster did not start');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+
+    const database = await openEmbeddedDatabase({ dataDir });
+    try {
+      expect(alive(stale.pid!)).toBe(false);
+      expect(database.pid).not.toBe(stale.pid);
+      const client = new pg.Client(database.clientConfig());
+      await client.connect();
+      expect((await client.query('select v from kept')).rows).toEqual([{ v: 'before the kill' }]);
+      await client.end();
+    } finally {
+      await database.release();
+    }
+  });
+
+  it('as root, runs PostgreSQL as uid 65534: in a user namespace, or through setpriv where namespaces are refused', async () => {
+    if (process.getuid?.() !== 0) return;
+    const detected = detectRunAs();
+    process.stdout.write(`root here runs PostgreSQL through: ${detected}\n`);
+    expect(['unshare', 'setpriv']).toContain(detected);
+
+    const dataDir = join(work, 'setpriv');
+    // uid 65534 must pass through every folder above VAULT_DATA_DIR (the runner reports one it cannot pass).
+    chmodSync(work, 0o711);
+    const database = await openEmbeddedDatabase({ dataDir, runAs: 'setpriv' });
+    try {
+      expect(statSync(join(dataDir, 'postgres')).uid).toBe(UNPRIVILEGED_ID);
+      expect(uidOf(database.pid)).toBe(UNPRIVILEGED_ID);
+      // The data folder itself stays root's and owner-only, but passable (everything in it is owner-only).
+      expect(statSync(dataDir).mode & 0o777).toBe(0o701);
+      const client = new pg.Client(database.clientConfig());
+      await client.connect();
+      await client.query('create table t (v text)');
+      await client.query("insert into t values ('as nobody')");
+      await client.end();
+    } finally {
+      await database.release();
+    }
+    // The same folder, now under the detected way (unshare here): taken back, rows intact.
+    const back = await openEmbeddedDatabase({ dataDir });
+    try {
+      expect(statSync(join(dataDir, 'postgres')).uid).toBe(detected === 'setpriv' ? UNPRIVILEGED_ID : 0);
+      const client = new pg.Client(back.clientConfig());
+      await client.connect();
+      expect((await client.query('select v from t')).rows).toEqual([{ v: 'as nobody' }]);
+      await client.end();
+    } finally {
+      await back.release();
+    }
+  });
+
+  it('runs for a vault started as a normal user (uid 65534), spawned directly', async () => {
+    if (process.getuid?.() !== 0) return;
+    assertBuilt();
+    chmodSync(work, 0o711);
+    const home = join(work, 'user');
+    mkdirSync(home, { mode: 0o755 });
+    chownSync(home, UNPRIVILEGED_ID, UNPRIVILEGED_ID);
+    const dataDir = join(home, 'data');
+    const child = startChild([dataDir, 'write-read', '3'], ['setpriv', `--reuid=${UNPRIVILEGED_ID}`, `--regid=${UNPRIVILEGED_ID}`, '--clear-groups']);
+    expect([await child.exited, child.output().trim()]).toEqual([0, `3 ${join(dataDir, 'postgres')}`]);
+    expect(statSync(join(dataDir, 'postgres')).uid).toBe(UNPRIVILEGED_ID);
+    expect(serversOn(join(dataDir, 'postgres'))).toEqual([]);
+  });
+});
+
+describe('the PostgreSQL binaries package', () => {
+  it('gets back the library links an install without scripts (npm --ignore-scripts) leaves out, and PostgreSQL runs', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'vault-pg-binaries-'));
+    try {
+      const { native } = postgresBinaries();
+      const copy = join(work, 'native');
+      cpSync(native, copy, { recursive: true, verbatimSymlinks: true });
+      const links = JSON.parse(readFileSync(join(copy, 'pg-symlinks.json'), 'utf8')) as Array<{ target: string }>;
+      for (const { target } of links) unlinkSync(join(work, target));
+      const ran = () => spawnSync(join(copy, 'bin', 'postgres'), ['--version'], { encoding: 'utf8' });
+      expect(ran().status).not.toBe(0);
+      restoreLibraryLinks(copy, 'a copy of the package');
+      expect(links.every(({ target }) => readlinkSync(join(work, target)).startsWith('lib'))).toBe(true);
+      expect([ran().status, ran().stdout]).toEqual([0, expect.stringContaining('PostgreSQL) 18.')]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2)[0]);
+  } catch {
+    return false;
+  }
+}
+
+function postmasterPid(dataDir: string): number {
+  return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+function uidOf(pid: number): number {
+  return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+/** Live processes whose working directory is this PostgreSQL data folder (the postmaster and every child chdir there). */
+function serversOn(pgdata: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === pgdata && alive(pid);
+      } catch {
+        return false;
+      }
+    });
+}
