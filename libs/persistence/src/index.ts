@@ -4,3 +4,4 @@ export * from './migrations.js';
 export * from './persistence.module.js';
 export * from './service-roles.js';
 export * from './embedded-postgres/index.js';
+export * from './durability-check.js';

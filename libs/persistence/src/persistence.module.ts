@@ -1,7 +1,8 @@
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { ReadinessCheck } from '@vault/platform';
 import { openConnection, type Connection, type ConnectionOptions } from './connection.js';
 import { drizzleFor } from './database.js';
+import { durabilityProblems } from './durability-check.js';
 import { applyMigrations } from './migrations.js';
 
 export const CONNECTION = Symbol('CONNECTION');
@@ -32,7 +33,18 @@ export class PersistenceModule {
       module: PersistenceModule,
       global: true,
       providers: [
-        { provide: CONNECTION, useFactory: () => openConnection(options) },
+        {
+          provide: CONNECTION,
+          useFactory: async () => {
+            const connection = await openConnection(options);
+            // An operator's server (distributed mode) is checked; the embedded one is started with these settings on.
+            if (options.kind === 'postgres' && connection.kind === 'postgres') {
+              const logger = new Logger('Database');
+              for (const problem of await durabilityProblems(connection.pool).catch(() => [])) logger.warn(`Not durable: ${problem}`);
+            }
+            return connection;
+          },
+        },
         {
           provide: DATABASE_READINESS,
           useFactory: (connection: Connection): ReadinessCheck => ({ name: 'database', check: () => connection.ping() }),
