@@ -1,6 +1,5 @@
-import { tinyGif, tinyPng } from '@vault/testing';
+import { pngChunk, tinyGif, tinyPng } from '@vault/testing';
 import sharp from 'sharp';
-import { crc32 } from 'node:zlib';
 
 /**
  * Real images made with sharp in the test, carrying what a phone writes: a
@@ -29,15 +28,6 @@ export const webpWithLocation = () => picture().webp({ lossless: true }).withExi
 export const pixelsOf = async (image: Buffer) => sharp(image).raw().toBuffer();
 
 const HTML = '<html><body><script>document.title = "pwned"</script></body></html>';
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /**
  * Files that are an image to an image decoder and a page to an HTML parser,
