@@ -36,7 +36,7 @@ function freePort() {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -44,7 +44,7 @@ function freePort() {
 
 /** The embedded vault, as the leader of its own process group so that stopping it stops all of it. */
 function startVault(port, dataDir) {
-  const child = spawn(process.execPath, ['apps/vault/dist/main.js'], {
+  const child = spawn(process.execPath, ['apps/vault/dist/bundle/main.js'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -190,7 +190,8 @@ async function main() {
         throw new Error(`The ${page.name} run never requested ${page.expectPath}: Lighthouse did not see that screen.`);
       }
       const reportPath = join(reportsDir, `${page.name}.json`);
-      writeFileSync(reportPath, runner.report);
+      // One output format asked for, so one report.
+      writeFileSync(reportPath, /** @type {string} */ (runner.report));
       results.push({
         page: page.name,
         accessibility: Math.round(lhr.categories.accessibility.score * 100),

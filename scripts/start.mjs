@@ -11,11 +11,11 @@ await ensureBuilt(root);
 // Should this launcher die, even by SIGKILL, the vault gets SIGTERM and closes (stopping its PostgreSQL server) instead of
 // running on unattended: `setpriv --pdeathsig` (util-linux, Linux) where it works.
 const guard = process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'TERM', 'true'], { stdio: 'ignore' }).status === 0;
-const [command, ...args] = [...(guard ? ['setpriv', '--pdeathsig', 'TERM'] : []), process.execPath, 'apps/vault/dist/main.js'];
+const [command, ...args] = [...(guard ? ['setpriv', '--pdeathsig', 'TERM'] : []), process.execPath, 'apps/vault/dist/bundle/main.js'];
 const child = spawn(command, args, {
   cwd: root,
   env: { ...process.env, VAULT_MODE: 'embedded' },
   stdio: 'inherit',
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

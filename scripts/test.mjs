@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, tier by tier, as CI runs it. Builds first, then
-// lint (module boundaries), deploy (the Helm chart), unit (jest + vitest), integration (real PostgreSQL, NATS, Redis), end-to-end
-// (Chromium, both run modes). A tier that fails, runs no test or skips one
-// fails the run.
+// lint (module boundaries), typecheck (libs, apps, tests, scripts: 0 errors),
+// deploy (the Helm chart), unit (jest + vitest), integration (real PostgreSQL,
+// NATS, Redis), end-to-end (Chromium, both run modes). A tier that fails, runs
+// no test or skips one fails the run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ const reports = `${root}.test-reports`;
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
+/** @type {[string, string[]]} */
 const jest = ['node', ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js']];
 
 const tiers = [
@@ -22,6 +24,13 @@ const tiers = [
     args: ['scripts/check-boundaries.mjs', `${reports}/boundaries.json`],
     counts: (r) => ({ ...r, skipped: 0 }),
     report: 'boundaries.json',
+  },
+  {
+    // One check: every TypeScript program of `npm run typecheck` compiles with 0 errors.
+    name: 'typecheck (libs, apps, tests, scripts)',
+    command: 'npm',
+    args: ['run', '--silent', 'typecheck'],
+    counts: (_report, run) => ({ passed: run.status === 0 ? 1 : 0, failed: run.status === 0 ? 0 : 1, skipped: 0 }),
   },
   {
     name: 'deploy (helm lint, template, Kubernetes API types)',
@@ -71,7 +80,7 @@ for (const tier of tiers) {
   const run = spawnSync(tier.command, tier.args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
   let counts;
   try {
-    counts = tier.counts(JSON.parse(readFileSync(`${reports}/${tier.report}`, 'utf8')));
+    counts = tier.counts(tier.report ? JSON.parse(readFileSync(`${reports}/${tier.report}`, 'utf8')) : undefined, run);
   } catch {
     counts = { passed: 0, failed: 0, skipped: 0 };
   }

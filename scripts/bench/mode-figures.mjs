@@ -37,7 +37,7 @@ export function embeddedMode({ port, dataDir, env = {} }) {
   return {
     name: 'embedded',
     base,
-    apps: [{ entry: 'apps/vault/dist/main.js', env: { ...env, PORT: String(port), VAULT_DATA_DIR: dataDir } }],
+    apps: [{ entry: 'apps/vault/dist/bundle/main.js', env: { ...env, PORT: String(port), VAULT_DATA_DIR: dataDir } }],
     readyUrls: [`${base}/health/ready`],
   };
 }
@@ -86,11 +86,14 @@ async function waitReady(url, since, timeoutMs = 120_000, exited) {
  * With `samplePeak`, the memory of every process (and of whatever each
  * starts meanwhile) is sampled every 100 ms from the spawn to that moment.
  */
-export async function startMode(mode, { samplePeak = false } = {}) {
+export async function startMode(mode, { samplePeak = false, storedPassword = false } = {}) {
   const exited = [];
   const started = performance.now();
   const children = mode.apps.map(({ entry, env }) => {
-    const child = spawn(process.execPath, [entry], { cwd: root, env: { ...process.env, ...QUIET, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const environment = { ...process.env, ...QUIET, ...env };
+    // As an owner restarts: with the hash the first start stored, no password to check and hash again.
+    if (storedPassword) delete environment.VAULT_OWNER_PASSWORD;
+    const child = spawn(process.execPath, [entry], { cwd: root, env: environment, stdio: ['ignore', 'ignore', 'inherit'] });
     child.exits = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
     void child.exits.then((code) => exited.push(`${entry} (${code})`));
     return child;
@@ -156,7 +159,7 @@ export async function startTimes(mode, restarts = 5) {
   const ready = [];
   for (let i = 0; i < restarts; i++) {
     await stopMode(running);
-    running = await startMode(mode);
+    running = await startMode(mode, { storedPassword: true });
     times.push(running.ms);
     ready.push(running.readyMs);
   }
@@ -165,8 +168,14 @@ export async function startTimes(mode, restarts = 5) {
   return { first, firstPeak, firstReady, restart: median(times), restarts: times, restartReady, running };
 }
 
+/**
+ * At rest: long enough after the last request for the embedded pool to have
+ * closed its spare connections (EMBEDDED_IDLE_MS, 5 s).
+ */
+const IDLE_SETTLE_MS = 8000;
+
 /** Every process of a running mode now, after `settleMs` of rest. */
-export async function idleMemory(running, settleMs = 3000) {
+export async function idleMemory(running, settleMs = IDLE_SETTLE_MS) {
   await sleep(settleMs);
   const processes = treeMemory(...running.pids);
   return { processes, total: totalMemory(processes) };
@@ -209,25 +218,29 @@ const within = (value, budget) => (budget === undefined ? undefined : value < bu
 export function startRows(section, times, { first, restart } = {}) {
   return [
     { section, metric: 'first run: start to first 200', value: mb(times.first), unit: 'ms', budget: first ? `< ${first}` : '', detail: `empty data; spawn to every process's /health/ready${perApp(times.firstReady)}`, met: within(times.first, first) },
-    { section, metric: 'restart with data: start to first 200', value: mb(times.restart), unit: 'ms', budget: restart ? `< ${restart}` : '', detail: `median of ${times.restarts.length}: ${times.restarts.map(mb).join(', ')}${perApp(times.restartReady)}`, met: within(times.restart, restart) },
+    { section, metric: 'restart with data: start to first 200', value: mb(times.restart), unit: 'ms', budget: restart ? `< ${restart}` : '', detail: `median of ${times.restarts.length}: ${times.restarts.map(mb).join(', ')}; the stored password hash${perApp(times.restartReady)}`, met: within(times.restart, restart) },
   ];
 }
 
 /**
- * A memory row: the sum of the RSS of every process of the mode (the budget
- * applies to it), the sum of their PSS where readable, and each process.
+ * A memory row: the resident memory of every process of the mode, each
+ * physical page once (the budget applies to it; the RSS sum where page
+ * frames are not readable), beside the sum of their RSS, which counts a
+ * page shared by N processes N times, the sum of their PSS, and each process.
  */
 export function memoryRow(section, label, sample, budget) {
   const { total } = sample;
   const count = sample.processes.length;
+  const resident = total.uniqueMb ?? total.rssMb;
+  const measure = total.uniqueMb === undefined ? 'RSS sum (page frames not readable)' : `each page once; RSS sum ${mb(total.rssMb)} MB`;
   return {
     section,
     metric: `resident memory, ${label}`,
-    value: mb(total.rssMb),
+    value: mb(resident),
     unit: 'MB',
     budget: budget ? `< ${budget}` : '',
-    detail: `RSS sum of ${count} process${count === 1 ? '' : 'es'}; ${pssNote(total)}${describeProcesses(sample.processes)}`,
-    met: within(total.rssMb, budget),
+    detail: `${count} process${count === 1 ? '' : 'es'}, ${measure}; ${pssNote(total)}${describeProcesses(sample.processes)}`,
+    met: within(resident, budget),
   };
 }
 

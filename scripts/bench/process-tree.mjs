@@ -3,7 +3,7 @@
 // knows which processes a mode has; each helper takes root PIDs and follows
 // their children, so it keeps working when a process gains a child.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -50,7 +50,7 @@ export function processTree(...roots) {
  */
 export function processName(pid) {
   const argv = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter(Boolean);
-  const app = argv.map((arg) => /apps\/([\w-]+)\/dist\/main\.js$/.exec(arg)?.[1]).find(Boolean);
+  const app = argv.map((arg) => /apps\/([\w-]+)\/dist\/(?:bundle\/)?main\.js$/.exec(arg)?.[1]).find(Boolean);
   if (app) return app;
   if (argv.length === 0) return (read(`/proc/${pid}/comm`) ?? '?').trim();
   const [command, ...args] = argv;
@@ -77,20 +77,82 @@ export function treeMemory(...roots) {
   return processTree(...roots).map(processMemory).filter(Boolean);
 }
 
-/** Sums RSS and PSS (PSS only when every process's was readable). */
-export function totalMemory(processes) {
+/**
+ * Sums RSS and PSS (PSS only when every process's was readable), and with
+ * `unique` the set's resident pages counted once (reading every page's
+ * frame: tens of ms per process).
+ */
+export function totalMemory(processes, { unique = true } = {}) {
   const pss = processes.every((p) => p.pssMb !== undefined) ? processes.reduce((n, p) => n + p.pssMb, 0) : undefined;
-  return { rssMb: processes.reduce((n, p) => n + p.rssMb, 0), pssMb: pss, count: processes.length };
+  const uniqueMb = unique ? uniqueResidentMb(processes.map((p) => p.pid)) : undefined;
+  return { rssMb: processes.reduce((n, p) => n + p.rssMb, 0), pssMb: pss, uniqueMb, count: processes.length };
+}
+
+const PAGE = 4096;
+const PRESENT = 0x80000000;
+const PFN_HIGH_BITS = 0x7fffff;
+
+/**
+ * The physical memory a set of processes occupies, each page once, in MB:
+ * the union of the page frames of every resident page of each (from
+ * /proc/<pid>/pagemap). RSS adds a page shared by N of them N times (the
+ * node binary's code in each Node process, PostgreSQL's shared buffers in
+ * each backend); PSS splits it with any process on the machine, this set or
+ * not. Page frame numbers need CAP_SYS_ADMIN: undefined without it.
+ */
+export function uniqueResidentMb(pids) {
+  const frames = new Set();
+  let readable = false;
+  for (const pid of pids) {
+    const smaps = read(`/proc/${pid}/smaps`);
+    if (!smaps) continue;
+    let fd;
+    try {
+      fd = openSync(`/proc/${pid}/pagemap`, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      let range;
+      for (const line of smaps.split('\n')) {
+        const mapping = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+        if (mapping) {
+          range = [parseInt(mapping[1], 16), parseInt(mapping[2], 16)];
+          continue;
+        }
+        // Only the mappings with resident pages are read (V8 reserves far more address space than it uses).
+        if (!range || !line.startsWith('Rss:') || /^Rss:\s+0 kB/.test(line)) continue;
+        const pages = (range[1] - range[0]) / PAGE;
+        const entries = Buffer.alloc(pages * 8);
+        const got = readSync(fd, entries, 0, entries.length, (range[0] / PAGE) * 8);
+        for (let at = 0; at + 8 <= got; at += 8) {
+          const high = entries.readUInt32LE(at + 4);
+          if (!(high & PRESENT)) continue;
+          const frame = (high & PFN_HIGH_BITS) * 2 ** 32 + entries.readUInt32LE(at);
+          if (frame === 0) return undefined; // frame numbers hidden: not privileged
+          readable = true;
+          frames.add(frame);
+        }
+      }
+    } catch {
+      // The process ended while being read: its pages are gone too.
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return readable ? (frames.size * PAGE) / 2 ** 20 : undefined;
 }
 
 /**
  * Samples the trees of `roots` every `intervalMs` until stopped; `stop()`
  * returns each process's peak RSS and peak PSS (a process that came and went
- * in between is kept, under its PID), and the peak of the sums.
+ * in between is kept, under its PID), and the peak of the sums. The pages
+ * counted once, which cost more to read, at most every `uniqueEveryMs`.
  */
-export function samplePeaks(roots, intervalMs = 500) {
+export function samplePeaks(roots, intervalMs = 500, uniqueEveryMs = 500) {
   const peaks = new Map();
-  let peakTotal = { rssMb: 0, pssMb: 0 };
+  let peakTotal = { rssMb: 0, pssMb: 0, uniqueMb: undefined };
+  let uniqueAt = -Infinity;
   const sample = () => {
     const now = treeMemory(...roots);
     for (const p of now) {
@@ -102,8 +164,14 @@ export function samplePeaks(roots, intervalMs = 500) {
         pssMb: p.pssMb === undefined ? seen?.pssMb : Math.max(seen?.pssMb ?? 0, p.pssMb),
       });
     }
-    const total = totalMemory(now);
-    peakTotal = { rssMb: Math.max(peakTotal.rssMb, total.rssMb), pssMb: total.pssMb === undefined ? peakTotal.pssMb : Math.max(peakTotal.pssMb ?? 0, total.pssMb) };
+    const unique = performance.now() - uniqueAt >= uniqueEveryMs;
+    if (unique) uniqueAt = performance.now();
+    const total = totalMemory(now, { unique });
+    peakTotal = {
+      rssMb: Math.max(peakTotal.rssMb, total.rssMb),
+      pssMb: total.pssMb === undefined ? peakTotal.pssMb : Math.max(peakTotal.pssMb ?? 0, total.pssMb),
+      uniqueMb: total.uniqueMb === undefined ? peakTotal.uniqueMb : Math.max(peakTotal.uniqueMb ?? 0, total.uniqueMb),
+    };
   };
   sample();
   const timer = setInterval(sample, intervalMs);

@@ -19,9 +19,14 @@ import { BENCH_OWNER, login, seedEntries, seedTargets, waitFor } from './vault-p
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+/** Concurrent connections of each load, as the comparison with Memos was measured. */
+const CONNECTIONS = 16;
 /** Restarts per mode (the row is their median), and the creates the fsyncs are counted over. */
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 5);
 const FSYNC_WRITES = Number(process.env.BENCH_FSYNC_WRITES ?? 100);
+/** Journal entries stored before the journal's loads (the first 100 are seeded with the targets). */
+const JOURNAL_ENTRIES = 1000;
+const ENTRY = JSON.stringify({ title: 'Benchmark entry', content: 'A line of the journal,\nand a second one.' });
 const OWNER = { VAULT_OWNER_USERNAME: BENCH_OWNER.username, VAULT_OWNER_PASSWORD: BENCH_OWNER.password, VAULT_OWNER_NAME: BENCH_OWNER.name };
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', VAULT_LOGIN_RATE_LIMIT: '10000', ...OWNER };
 const rows = [];
@@ -64,7 +69,7 @@ async function seed(base, cookie, count) {
 
 /** autocannon in its own process (this one stays free to sample memory); requests/s and latency percentiles. */
 async function load(url, { cookie, method = 'GET', body } = {}) {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', String(SECONDS), '-m', method];
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', method];
   if (cookie) args.push('-H', `cookie=${cookie}`);
   if (body) args.push('-H', 'content-type=application/json', '-b', body);
   args.push(url);
@@ -158,9 +163,9 @@ async function main() {
   const embeddedTimes = await startTimes(embeddedMode({ port: 3711, dataDir }), RESTARTS);
   const embedded = embeddedTimes.running;
   modes.push(embedded);
-  for (const r of startRows('embedded', embeddedTimes, { first: 10_000, restart: 3000 })) addRow(r);
-  addRow(memoryRow('embedded', 'first run (peak)', embeddedTimes.firstPeak));
-  addRow(memoryRow('embedded', 'idle', await idleMemory(embedded), 200));
+  for (const r of startRows('embedded', embeddedTimes, { first: 3000, restart: 1000 })) addRow(r);
+  addRow(memoryRow('embedded', 'first run (peak)', embeddedTimes.firstPeak, 300));
+  addRow(memoryRow('embedded', 'idle', await idleMemory(embedded), 150));
 
   // Distributed on this machine, with its own database and bucket: the six apps started at once.
   const database = `postgres://postgres@127.0.0.1:5432/vault_bench_${randomBytes(4).toString('hex')}`;
@@ -170,7 +175,7 @@ async function main() {
   modes.push(distributed);
   for (const r of startRows('distributed', distributedTimes)) addRow(r);
   addRow(memoryRow('distributed', 'first run (peak)', distributedTimes.firstPeak));
-  addRow(memoryRow('distributed', 'idle', await idleMemory(distributed)));
+  addRow(memoryRow('distributed', 'idle', await idleMemory(distributed), 500));
   const distributedUrl = 'http://127.0.0.1:3712';
   await waitFor(`${distributedUrl}/api/system/status`);
 
@@ -219,6 +224,22 @@ async function main() {
   row('api', 'POST /api/targets: baseline', postBaseline.rps.toFixed(0), 'req/s', '', `p50 ${postBaseline.p50} ms, p99 ${postBaseline.p99} ms`);
   ratioRow('POST /api/targets: embedded', postEmbedded, postBaseline, 0.7);
   ratioRow('POST /api/targets: distributed', postDistributed, postBaseline, 0.5);
+  // The journal an owner keeps (1,000 entries stored): its first page, one entry written, and the signed-in trivial read.
+  await seedEntries(embeddedUrl, embeddedCookie, JOURNAL_ENTRIES - 100);
+  await seedEntries(distributedUrl, distributedCookie, JOURNAL_ENTRIES - 100);
+  const journalCases = [
+    [`GET /api/journal?limit=50 (first 50 of ${JOURNAL_ENTRIES})`, { path: '/api/journal?limit=50' }, { path: '/journal/first-50' }, { embedded: 0.5, distributed: 0.4 }],
+    ['POST /api/journal (one entry)', { path: '/api/journal', method: 'POST', body: ENTRY }, { path: '/journal', method: 'POST', body: ENTRY }, { embedded: 0.5, distributed: 0.4 }],
+    ['GET /api/user (signed-in trivial read)', { path: '/api/user' }, { path: '/user' }, { embedded: 0.6, distributed: 0.6 }],
+  ];
+  for (const [label, vaultCall, baselineCall, budgets] of journalCases) {
+    const baseline = await load(baselineUrl + baselineCall.path, baselineCall);
+    const embeddedLoad = await load(embeddedUrl + vaultCall.path, { ...vaultCall, cookie: embeddedCookie });
+    const distributedLoad = await load(distributedUrl + vaultCall.path, { ...vaultCall, cookie: distributedCookie });
+    row('api', `${label}: baseline (Fastify + pg)`, baseline.rps.toFixed(0), 'req/s', '', `p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
+    ratioRow(`${label}: embedded`, embeddedLoad, baseline, budgets.embedded);
+    ratioRow(`${label}: distributed`, distributedLoad, baseline, budgets.distributed);
+  }
   addRow(memoryRow('embedded', 'under load (peak)', embeddedPeak.stop()));
   addRow(memoryRow('distributed', 'under load (peak)', distributedPeak.stop()));
 
@@ -256,7 +277,7 @@ async function main() {
   process.stdout.write(`\n${table}\n`);
   if (process.argv.includes('--write')) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    const measured = `${BEGIN}\nMeasured by \`npm run bench -- --write\` on ${when} UTC on this project's 2-core machine (${SECONDS} s per load, 10 connections, loopback; load average ${loadavg()[0].toFixed(1)} at the start of the run).\nRatios compare with a bare Fastify + pg route reading the same rows from the same PostgreSQL, in the same run.\n\n${table}\n${END}`;
+    const measured = `${BEGIN}\nMeasured by \`npm run bench -- --write\` on ${when} UTC on this project's 2-core machine (${SECONDS} s per load, ${CONNECTIONS} connections, loopback; load average ${loadavg()[0].toFixed(1)} at the start of the run).\nRatios compare with a bare Fastify + pg route reading the same rows from the same PostgreSQL, in the same run.\n\n${table}\n${END}`;
     const file = docs;
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
     // Only the measured table is replaced; the analysis around it is kept.

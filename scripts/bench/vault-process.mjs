@@ -24,7 +24,7 @@ export async function login(base) {
 }
 
 export async function startEmbedded({ port, dataDir, env = {} }) {
-  const child = spawn(process.execPath, ['apps/vault/dist/main.js'], {
+  const child = spawn(process.execPath, ['apps/vault/dist/bundle/main.js'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

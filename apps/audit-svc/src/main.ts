@@ -1,9 +1,13 @@
-import { AUDIT_MIGRATIONS, AuditModule } from '@vault/audit';
-import { loadVaultConfig, migrateService, run, startService } from '@vault/host';
+// First, before the rest of the process is loaded: its heap settings. The rest is imported
+// after them: a static import would load (and run the CommonJS packages of) the whole graph first.
+import '@vault/platform/memory-settings';
+
+const { AUDIT_MIGRATIONS, AuditModule } = await import('@vault/audit');
+const { loadProcessConfig, migrateService, run, startService } = await import('@vault/host');
 
 // `main.js migrate` applies the migrations and exits (a deploy job); otherwise the service serves.
 run(() => {
-  const config = loadVaultConfig();
+  const config = loadProcessConfig('audit-svc', process.argv[2]);
   if (process.argv[2] === 'migrate') return migrateService(config, 'audit', { schema: 'audit', folder: AUDIT_MIGRATIONS });
   return startService(config, 'audit', AuditModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS }));
 });

@@ -1,5 +1,9 @@
-import { loadVaultConfig, migrateService, requireMasterKey, requireNewMasterKey, run, startService, withServiceConnection } from '@vault/host';
-import { JOURNAL_MIGRATIONS, JournalModule, parseMasterKey, rewrapDataKey } from '@vault/journal';
+// First, before the rest of the process is loaded: its heap settings. The rest is imported
+// after them: a static import would load (and run the CommonJS packages of) the whole graph first.
+import '@vault/platform/memory-settings';
+
+const { loadProcessConfig, migrateService, requireMasterKey, requireNewMasterKey, run, startService, withServiceConnection } = await import('@vault/host');
+const { JOURNAL_MIGRATIONS, JournalModule, parseMasterKey, rewrapDataKey } = await import('@vault/journal');
 
 const REWRAPPED = {
   rewrapped: 'The journal data key is now wrapped by VAULT_NEW_MASTER_KEY: make it journal-svc\'s VAULT_MASTER_KEY and restart journal-svc.',
@@ -10,7 +14,7 @@ const REWRAPPED = {
 // `main.js migrate` applies the migrations and exits (a deploy job, no master key needed);
 // `main.js rotate-master-key` re-wraps the data key (docs/deploy.md); otherwise the service serves.
 run(async () => {
-  const config = loadVaultConfig();
+  const config = loadProcessConfig('journal-svc', process.argv[2]);
   if (process.argv[2] === 'migrate') return migrateService(config, 'journal', { schema: 'journal', folder: JOURNAL_MIGRATIONS });
   const masterKey = parseMasterKey(requireMasterKey(config));
   if (process.argv[2] === 'rotate-master-key') {

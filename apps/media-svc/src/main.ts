@@ -1,11 +1,15 @@
-import { loadVaultConfig, migrateService, requireS3, run, startService } from '@vault/host';
-import { MEDIA_MIGRATIONS, MediaModule } from '@vault/media';
+// First, before the rest of the process is loaded: its heap settings. The rest is imported
+// after them: a static import would load (and run the CommonJS packages of) the whole graph first.
+import '@vault/platform/memory-settings';
+
+const { loadProcessConfig, migrateService, requireS3, run, startService } = await import('@vault/host');
+const { MEDIA_MIGRATIONS, MediaModule } = await import('@vault/media');
 
 // The distributed media-svc keeps photos in an S3-compatible bucket; only the
 // embedded vault keeps them as files (its gateway answers the upload URLs).
 // `main.js migrate` applies the migrations and exits (a deploy job, no bucket needed).
 run(() => {
-  const config = loadVaultConfig();
+  const config = loadProcessConfig('media-svc', process.argv[2]);
   if (process.argv[2] === 'migrate') return migrateService(config, 'media', { schema: 'media', folder: MEDIA_MIGRATIONS });
   return startService(config, 'media', MediaModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS, store: requireS3(config) }));
 });

@@ -1,9 +1,13 @@
-import { loadVaultConfig, migrateService, run, startService } from '@vault/host';
-import { PLANNER_MIGRATIONS, PlannerModule } from '@vault/planner';
+// First, before the rest of the process is loaded: its heap settings. The rest is imported
+// after them: a static import would load (and run the CommonJS packages of) the whole graph first.
+import '@vault/platform/memory-settings';
+
+const { loadProcessConfig, migrateService, run, startService } = await import('@vault/host');
+const { PLANNER_MIGRATIONS, PlannerModule } = await import('@vault/planner');
 
 // `main.js migrate` applies the migrations and exits (a deploy job); otherwise the service serves.
 run(() => {
-  const config = loadVaultConfig();
+  const config = loadProcessConfig('planner-svc', process.argv[2]);
   if (process.argv[2] === 'migrate') return migrateService(config, 'planner', { schema: 'planner', folder: PLANNER_MIGRATIONS });
   return startService(config, 'planner', PlannerModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS }));
 });

@@ -1,5 +1,5 @@
 import { resetDestroyedVault, setOwnerPassword } from '@vault/auth';
-import { databaseUrlFor, loadVaultConfig } from '@vault/host';
+import { databaseUrlFor, loadProcessConfig, type VaultConfig } from '@vault/host';
 import { openConnection } from '@vault/persistence';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,8 +24,7 @@ async function readPassword(): Promise<string> {
   return '';
 }
 
-function openAuthConnection() {
-  const config = loadVaultConfig();
+function openAuthConnection(config: VaultConfig) {
   return openConnection(
     config.VAULT_MODE === 'embedded'
       ? // The vault's own PostgreSQL server, started for this command (and a PGlite folder imported first, as the vault would).
@@ -39,7 +38,7 @@ async function startNewVault() {
     process.stderr.write('start-new-vault needs --erase-confirmed: it begins a new, empty vault after a self-destruct.\n');
     process.exit(2);
   }
-  const connection = await openAuthConnection();
+  const connection = await openAuthConnection(loadProcessConfig('cli'));
   try {
     const outcome = await resetDestroyedVault(connection);
     process.stdout.write(
@@ -53,8 +52,8 @@ async function startNewVault() {
 }
 
 async function setPassword() {
-  const config = loadVaultConfig();
-  const connection = await openAuthConnection();
+  const config = loadProcessConfig('cli');
+  const connection = await openAuthConnection(config);
   try {
     await setOwnerPassword(connection, await readPassword(), [config.VAULT_OWNER_NAME, config.VAULT_OWNER_USERNAME]);
     process.stdout.write('The owner password has been changed. Sign in again with it.\n');

@@ -1,10 +1,12 @@
-// First, before the rest of the process is even loaded: the heap settings of the embedded vault.
-import './memory-settings.js';
+// First, before the rest of the process is even loaded: the heap settings of the embedded vault,
+import '@vault/platform/memory-settings';
+// then its database server, which boots while the rest loads.
+import { earlyDatabase } from './early-database.js';
 
-const { loadVaultConfig, run, startEmbedded } = await import('@vault/host');
+const { loadProcessConfig, run, startEmbedded } = await import('@vault/host');
 const { domainModules, serviceMigrations } = await import('./domains.js');
 
 run(() => {
-  const config = loadVaultConfig();
-  return startEmbedded(config, domainModules(config), { pgliteImport: serviceMigrations() });
+  const config = loadProcessConfig('vault');
+  return startEmbedded(config, domainModules(config), { pgliteImport: serviceMigrations(), startedEarly: earlyDatabase });
 });

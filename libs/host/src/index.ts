@@ -5,3 +5,5 @@ export * from './start-gateway.js';
 export * from './start-service.js';
 export * from './migrate-service.js';
 export * from './run.js';
+export * from './process-requirements.js';
+export * from './process-config.js';

@@ -1,13 +1,19 @@
 import { ConfigError } from '@vault/platform';
 
-/** Runs a process's start function; a configuration error is printed as a list, without a stack. */
-export function run(start: () => Promise<unknown>) {
-  start().catch((error: unknown) => {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(`Vault failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    }
+/**
+ * Runs a process's start function. A configuration error is printed as its
+ * list of variables, without a stack, and exits 1, whether `start` throws
+ * before its promise exists (a synchronous check) or rejects later.
+ */
+export function run(start: () => unknown): void {
+  new Promise((resolve) => resolve(start())).catch((error: unknown) => {
+    process.stderr.write(startFailure(error));
     process.exit(1);
   });
+}
+
+/** What a failed start prints: the list alone for a configuration error, the stack for anything unexpected. */
+export function startFailure(error: unknown): string {
+  if (error instanceof ConfigError) return `${error.message}\n`;
+  return `Vault failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`;
 }

@@ -15,6 +15,12 @@ import type { VaultConfig } from './vault-config.js';
 export interface EmbeddedOptions {
   /** Every service's migrations: lets the first start import a PGlite folder of a vault before ADR 0009. */
   pgliteImport?: ServiceMigrations[];
+  /**
+   * A hold on the same data folder's server taken before the vault's modules
+   * were loaded (apps/vault's early-database.ts): its start's messages are
+   * logged here, and it is released once the vault holds the server itself.
+   */
+  startedEarly?: { messages: readonly string[]; release(): Promise<void> };
 }
 
 /**
@@ -32,7 +38,10 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
     log: (message) => logger.info(message),
   };
   // The server starts (a PGlite folder is imported) before any module exists; this hold keeps it up until the app holds it.
-  const early = await openEmbeddedDatabase(database);
+  const early = await openEmbeddedDatabase(database).finally(() => {
+    for (const message of options.startedEarly?.messages ?? []) logger.info(message);
+    return options.startedEarly?.release();
+  });
   const broker = new InProcessBroker();
   const transport = { kind: 'in-process' as const, broker, timeoutMs: config.RPC_TIMEOUT_MS };
   const web = existsSync(join(config.VAULT_WEB_DIST, 'index.html')) ? new WebApp(config.VAULT_WEB_DIST) : undefined;

@@ -1,6 +1,8 @@
 import { ALLOWED_HOST_PATTERN, DEFAULT_ALLOWED_HOSTS } from '@vault/gateway';
+import { DEFAULT_DATA_DIR } from '@vault/persistence';
 import { ConfigError, LogLevel, RunMode, intVar, optionalVar, readConfig } from '@vault/platform';
 import { fileURLToPath } from 'node:url';
+import { requirements, type ServiceName } from './process-requirements.js';
 import { z } from 'zod';
 
 const flag = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['', 'true', 'false', '1', '0']).default(''))
@@ -20,7 +22,7 @@ export const VaultEnvironment = z.object({
   PORT: intVar(3000, 0, 65535),
   HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: LogLevel.default('info'),
-  VAULT_DATA_DIR: z.string().default('./data'),
+  VAULT_DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   AUTH_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   PLANNER_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
@@ -67,36 +69,36 @@ export function loadVaultConfig(env: NodeJS.ProcessEnv = process.env): VaultConf
   return readConfig(VaultEnvironment, env);
 }
 
-export type ServiceName = 'auth' | 'planner' | 'journal' | 'audit' | 'media';
+export type { ServiceName } from './process-requirements.js';
 
 /** A service's own database URL wins over the shared one (one database per service in production). */
 export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
   const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL, audit: config.AUDIT_DATABASE_URL, media: config.MEDIA_DATABASE_URL }[service];
   const url = own ?? config.DATABASE_URL;
-  if (!url) throw new ConfigError([`${service.toUpperCase()}_DATABASE_URL or DATABASE_URL: required in distributed mode`]);
+  if (!url) throw new ConfigError([requirements.database(service).problem]);
   return url;
 }
 
 export function requireRedis(config: VaultConfig): string {
-  if (!config.REDIS_URL) throw new ConfigError(['REDIS_URL: required by the gateway in distributed mode']);
+  if (!config.REDIS_URL) throw new ConfigError([requirements.redis.problem]);
   return config.REDIS_URL;
 }
 
 export function requireMasterKey(config: VaultConfig): string {
-  if (!config.VAULT_MASTER_KEY) throw new ConfigError(['VAULT_MASTER_KEY: required by journal-svc in distributed mode (openssl rand -base64 32)']);
+  if (!config.VAULT_MASTER_KEY) throw new ConfigError([requirements.masterKey.problem]);
   return config.VAULT_MASTER_KEY;
 }
 
 export function requireNewMasterKey(config: VaultConfig): string {
-  if (!config.VAULT_NEW_MASTER_KEY) throw new ConfigError(['VAULT_NEW_MASTER_KEY: required by rotate-master-key (openssl rand -base64 32)']);
+  if (!config.VAULT_NEW_MASTER_KEY) throw new ConfigError([requirements.newMasterKey.problem]);
   if (config.VAULT_NEW_MASTER_KEY === config.VAULT_MASTER_KEY) throw new ConfigError(['VAULT_NEW_MASTER_KEY: must differ from VAULT_MASTER_KEY']);
   return config.VAULT_NEW_MASTER_KEY;
 }
 
 /** media-svc's bucket in distributed mode; every missing variable is listed at once. */
 export function requireS3(config: VaultConfig) {
-  const missing = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !config[name]);
-  if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required by media-svc in distributed mode`));
+  const missing = requirements.s3.filter((need) => !config[need.anyOf[0] as 'S3_ENDPOINT']);
+  if (missing.length > 0) throw new ConfigError(missing.map((need) => need.problem));
   return {
     kind: 's3' as const,
     endpoint: config.S3_ENDPOINT!,

@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { ApiClient, createTestDatabase, createTestRedis, testServers, tinyPng, type TestDatabase, type TestRedis } from '@vault/testing';
 import { OWNER, startDistributedStack } from './stack.js';
-import { describeGlobalAccess } from './global-access.behaviour.js';
-import { describeGuard } from './guard.behaviour.js';
-import { describeJournalApi } from './journal-api.behaviour.js';
-import { describeMediaApi } from './media-api.behaviour.js';
-import { describePlannerApi } from './planner-api.behaviour.js';
 import { execFileSync } from 'node:child_process';
-import { describeTargetsApi } from './targets-api.behaviour.js';
+import { describeVaultApi } from './vault-behaviour.js';
 
 describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis', () => {
   let db: TestDatabase;
@@ -40,12 +35,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     await redis?.drop();
   });
 
-  describe('targets', () => describeTargetsApi(() => stack.url));
-  describe('planner', () => describePlannerApi(() => stack.url));
-  describe('journal', () => describeJournalApi(() => stack.url));
-  describe('photos', () => describeMediaApi(() => stack.url));
-  describe('guard and audit', () => describeGuard(() => stack.url, 2));
-  describe('global access', () => describeGlobalAccess(() => stack.url));
+  describeVaultApi(() => stack.url);
 
   it('keeps journal titles and contents out of a pg_dump, while the API shows them', async () => {
     const client = new ApiClient(stack.url);

@@ -8,14 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
-import { describeGlobalAccess } from './global-access.behaviour.js';
-import { describeGuard } from './guard.behaviour.js';
 import { resetDestroyedVault } from '@vault/auth';
-import { describeJournalApi } from './journal-api.behaviour.js';
-import { describeMediaApi } from './media-api.behaviour.js';
-import { describePlannerApi } from './planner-api.behaviour.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { describeTargetsApi } from './targets-api.behaviour.js';
+import { describeVaultApi } from './vault-behaviour.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -32,12 +27,7 @@ describe('embedded mode: one process, its own PostgreSQL, sessions in memory', (
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  describe('targets', () => describeTargetsApi(() => vault.url));
-  describe('planner', () => describePlannerApi(() => vault.url));
-  describe('journal', () => describeJournalApi(() => vault.url));
-  describe('photos', () => describeMediaApi(() => vault.url));
-  describe('guard and audit', () => describeGuard(() => vault.url, 2));
-  describe('global access', () => describeGlobalAccess(() => vault.url));
+  describeVaultApi(() => vault.url);
 
   it('keeps journal titles and contents out of the database files, and its key file owner-only', async () => {
     const client = new ApiClient(vault.url);

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { MediaModule } from '@vault/media';
 import { PlannerModule } from '@vault/planner';
 import { randomBytes } from 'node:crypto';
-import { testServers } from '@vault/testing';
+import { TEST_OWNER, testServers } from '@vault/testing';
 import { authOptions, loadVaultConfig, requireS3, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
 
-export const OWNER = { name: 'Agent Nine', username: 'agent', password: 'correct-horse-battery-staple' };
+/** The owner of every stack (the domain libs' behaviour suites sign in as the same one). */
+export const OWNER = TEST_OWNER;
 
 /** One master key per test process, as an operator would set VAULT_MASTER_KEY. */
 export const MASTER_KEY = randomBytes(32);

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { contextLogger } from '@vault/platform';
 import { ErasureWatch } from './erase/erasure-watch.js';
 import { PhotosRepository } from './photos/photos.repository.js';
 import { OBJECT_STORE, PHOTO_PREFIX, UPLOAD_PREFIX, type ObjectStore } from './storage/object.store.js';
@@ -22,7 +23,7 @@ export interface ErasedMedia {
  */
 @Injectable()
 export class MediaEraser {
-  private readonly logger = new Logger(MediaEraser.name);
+  private readonly logger = contextLogger(MediaEraser.name);
 
   constructor(
     private readonly photos: PhotosRepository,
@@ -39,7 +40,7 @@ export class MediaEraser {
     objects += await this.removeObjects();
     this.watch.wake();
     const erased = { photos, uploads, objects };
-    this.logger.log(`Erased ${erased.photos} photo(s), ${erased.uploads} upload(s) and ${erased.objects} object(s)`);
+    this.logger.info(`Erased ${erased.photos} photo(s), ${erased.uploads} upload(s) and ${erased.objects} object(s)`);
     return erased;
   }
 

@@ -23,6 +23,8 @@ export type Connection =
 
 /** The embedded vault's pool: five services in one process, one owner; each idle connection is a backend process. */
 export const EMBEDDED_POOL_SIZE = 4;
+/** How long a connection of the embedded pool stays open unused. */
+export const EMBEDDED_IDLE_MS = 5_000;
 
 export async function openConnection(options: ConnectionOptions): Promise<Connection> {
   if (options.kind === 'pglite') {
@@ -42,7 +44,13 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   if (options.kind === 'embedded') {
     const database = await openEmbeddedDatabase(options);
     // Over the socket; a slot of the small pool may be waited for longer than a remote server's connect.
-    const pool = poolOf({ ...database.clientConfig(), max: options.poolSize ?? EMBEDDED_POOL_SIZE, connectionTimeoutMillis: 10_000 });
+    const pool = poolOf({
+      ...database.clientConfig(),
+      max: options.poolSize ?? EMBEDDED_POOL_SIZE,
+      connectionTimeoutMillis: 10_000,
+      // An idle vault keeps no backend open (each is about 13 MB resident); a new one over the socket takes a few ms.
+      idleTimeoutMillis: EMBEDDED_IDLE_MS,
+    });
     return {
       kind: 'postgres',
       pool,

@@ -1,4 +1,5 @@
-import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { contextLogger } from '@vault/platform';
 import type { ReadinessCheck } from '@vault/platform';
 import { openConnection, type Connection, type ConnectionOptions } from './connection.js';
 import { drizzleFor } from './database.js';
@@ -39,7 +40,7 @@ export class PersistenceModule {
             const connection = await openConnection(options);
             // An operator's server (distributed mode) is checked; the embedded one is started with these settings on.
             if (options.kind === 'postgres' && connection.kind === 'postgres') {
-              const logger = new Logger('Database');
+              const logger = contextLogger('Database');
               for (const problem of await durabilityProblems(connection.pool).catch(() => [])) logger.warn(`Not durable: ${problem}`);
             }
             return connection;

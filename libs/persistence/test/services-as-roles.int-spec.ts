@@ -3,8 +3,8 @@ import { ApiClient, createTestDatabase, createTestRedis, testServers, type TestD
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { OWNER, startDistributedStack } from '../../host/test/stack.js';
-import { describeJournalApi } from '../../host/test/journal-api.behaviour.js';
-import { describePlannerApi } from '../../host/test/planner-api.behaviour.js';
+import { describeJournalApi } from '../../journal/test/journal-api.behaviour.js';
+import { describePlannerApi } from '../../planner/test/planner-api.behaviour.js';
 import { provisionServiceRoles, serviceRoleName, type ServiceRole } from '../src/index.js';
 
 /**

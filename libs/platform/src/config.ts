@@ -14,7 +14,18 @@ export class ConfigError extends Error {
 export function readConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`));
+  throw new ConfigError(problemsOf(result.error));
+}
+
+/** One line per invalid variable: `NAME: what is wrong`. */
+export function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+}
+
+/** A variable's value, or undefined when it is unset or blank (as optionalVar reads it). */
+export function presentVar(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 const blankAsUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);

@@ -3,3 +3,4 @@ export * from './test-database.js';
 export * from './test-redis.js';
 export * from './http-client.js';
 export * from './images.js';
+export * from './owner.js';

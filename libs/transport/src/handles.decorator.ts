@@ -1,10 +1,17 @@
-import { Logger } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { describeIssues, type RpcContract, type RpcEnvelope, type RpcReply } from '@vault/contracts';
-import { requestContext } from '@vault/platform';
+import { describeIssues, type RpcContract, type RpcEnvelope, type RpcReply, type RpcRequest, type RpcResponse } from '@vault/contracts';
+import { contextLogger, requestContext } from '@vault/platform';
 import { RpcFailure } from './rpc-failure.js';
 
-const logger = new Logger('Handles');
+const logger = contextLogger('Handles');
+
+/**
+ * What a handler of contract C may be: it takes the request as the contract
+ * parses it (or nothing) and returns what the contract's response describes.
+ * A function type, not a method signature, so the parameter is checked
+ * contravariantly: a handler written for another contract's request fails.
+ */
+export type HandlerOf<C extends RpcContract> = (request: RpcRequest<C>) => RpcResponse<C> | Promise<RpcResponse<C>>;
 
 /**
  * Marks a method as the handler of one contract. The method receives the
@@ -12,9 +19,11 @@ const logger = new Logger('Handles');
  * request id, and whatever it returns or throws travels back as an RpcReply,
  * identically over the in-process transport and NATS.
  */
-export function Handles(contract: RpcContract): MethodDecorator {
-  return (target, key, descriptor: PropertyDescriptor) => {
-    const handler = descriptor.value as (request: unknown) => unknown;
+export function Handles<C extends RpcContract>(contract: C) {
+  // Generic over the method, so the compiler checks the decorated method against HandlerOf<C>.
+  return <M extends HandlerOf<C>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>): void => {
+    const handler = descriptor.value as unknown as (request: unknown) => unknown;
+    // The wrapper takes the envelope off the wire, not the request: Nest calls it, never the service's own code.
     descriptor.value = async function handle(this: unknown, envelope: RpcEnvelope | undefined): Promise<RpcReply> {
       return requestContext.run({ requestId: envelope?.meta?.requestId }, async () => {
         // Parsing is inside too: a schema can throw (a stack overflow on a hostile shape), not only refuse.
@@ -31,9 +40,8 @@ export function Handles(contract: RpcContract): MethodDecorator {
           return { ok: false, error: RpcFailure.failedIn(contract.pattern).toBody() };
         }
       });
-    };
+    } as unknown as M;
     // Nest keeps the pattern on the function itself, so it must see the wrapper.
     MessagePattern(contract.pattern)(target, key, descriptor);
-    return descriptor;
   };
 }

@@ -20,7 +20,7 @@ const Slow = defineRpc({ pattern: 'math.slow', request: z.object({}), response: 
 const WhoAsks = defineRpc({ pattern: 'math.who', request: z.object({}), response: z.object({ requestId: z.string().optional() }) });
 const Unserved = defineRpc({ pattern: 'nobody.home', request: z.object({}), response: z.object({}) });
 const Conflict = defineRpc({ pattern: 'math.conflict', request: z.object({}), response: z.object({}) });
-const Recurse = defineRpc({ pattern: 'math.recurse', request: z.object({}), response: z.object({}) });
+const Recurse = defineRpc({ pattern: 'math.recurse', request: z.object({}), response: z.object({ depth: z.number() }) });
 /** A schema that throws while parsing, as a stack overflow on a hostile shape would. */
 const Overflowing = defineRpc({
   pattern: 'math.overflow',
@@ -48,7 +48,7 @@ class MathHandlers {
   }
 
   @Handles(Conflict)
-  conflict() {
+  conflict(): never {
     throw new RpcFailure(409, 'Already there');
   }
 

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { RpcContract, RpcEnvelope, RpcInput, RpcReply, RpcResponse } from '@vault/contracts';
-import { currentRequestId } from '@vault/platform';
+import { contextLogger, currentRequestId } from '@vault/platform';
 import { firstValueFrom, timeout } from 'rxjs';
 import { RpcFailure, serviceOf } from './rpc-failure.js';
 import type { TransportOptions } from './transport-options.js';
@@ -17,7 +17,7 @@ export const TRANSPORT_OPTIONS = Symbol('TRANSPORT_OPTIONS');
  */
 @Injectable()
 export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(RpcClient.name);
+  private readonly logger = contextLogger(RpcClient.name);
 
   constructor(
     @Inject(RPC_PROXY) private readonly proxy: ClientProxy,

@@ -15,9 +15,14 @@ export function createClientProxy(options: TransportOptions, clientName: string)
   }) as ClientProxy;
 }
 
-/** A queue group: replicas of one service share its messages instead of each answering. */
+/**
+ * A queue group: replicas of one service share its messages instead of each answering.
+ * Stopping, a replica first leaves the group (new requests go to the others), then
+ * finishes what it has taken before it closes: the gateway waits at most RPC_TIMEOUT_MS
+ * (1.5 s by default) for those answers, so 2 s covers them.
+ */
 function natsServerOptions(url: string, serviceName: string): NonNullable<NatsOptions['options']> {
-  return { servers: [url], queue: serviceName, name: serviceName, ...NATS_RECONNECT };
+  return { servers: [url], queue: serviceName, name: serviceName, gracefulShutdown: true, gracePeriod: 2000, ...NATS_RECONNECT };
 }
 
 /** The server side of the same choice, for `connectMicroservice`. */

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { ConfigError } from '@vault/platform';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { ConfigError, contextLogger } from '@vault/platform';
 import { VaultStateRepository } from '../vault-state/vault-state.repository.js';
 import { OwnerCredentialRepository } from './owner-credential.repository.js';
 import { OWNER_OPTIONS, type OwnerOptions } from './owner.options.js';
@@ -15,7 +15,7 @@ import { passwordProblem } from './password-policy.js';
  */
 @Injectable()
 export class OwnerCredentialService implements OnModuleInit {
-  private readonly logger = new Logger('Owner');
+  private readonly logger = contextLogger('Owner');
   private passwordHash?: string;
 
   constructor(

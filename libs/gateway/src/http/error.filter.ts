@@ -1,4 +1,5 @@
-import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, HttpException, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { contextLogger } from '@vault/platform';
 import { RpcFailure } from '@vault/transport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_TOO_LARGE } from './body-limit.js';
@@ -14,7 +15,7 @@ const FASTIFY_MESSAGES = new Map<string, string>([['FST_ERR_CTP_BODY_TOO_LARGE',
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('HTTP');
+  private readonly logger = contextLogger('HTTP');
 
   constructor(private readonly web?: WebApp) {}
 

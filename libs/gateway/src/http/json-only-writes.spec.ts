@@ -55,7 +55,7 @@ describe('refuseNonJsonWrites', () => {
 
   afterAll(() => server.close());
 
-  const send = async (method: string, path: string, contentType: string, body: string | Uint8Array) => {
+  const send = async (method: string, path: string, contentType: string, body: string | Uint8Array<ArrayBuffer>) => {
     const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}${path}`, { method, headers: { 'content-type': contentType }, body });
     return { statusCode: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
   };

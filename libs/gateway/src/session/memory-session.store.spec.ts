@@ -5,7 +5,9 @@ import { isWellFormedSessionId } from './session-id.js';
 const owner = { username: 'agent', name: 'Agent' };
 
 describe('MemorySessionStore', () => {
-  afterEach(() => jest.useRealTimers());
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('issues unguessable, distinct ids and finds their data', async () => {
     const store = new MemorySessionStore(60_000);

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { contextLogger } from '@vault/platform';
 import { GetVaultState, MarkVaultDestroyed, VaultDestroyed, eraseContract } from '@vault/contracts';
 import { EventBus, RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
@@ -18,7 +19,7 @@ import { VaultStateCache } from './vault-state.cache.js';
  */
 @Injectable()
 export class SelfDestructService {
-  private readonly logger = new Logger('SelfDestruct');
+  private readonly logger = contextLogger('SelfDestruct');
 
   constructor(
     private readonly rpc: RpcClient,
@@ -30,7 +31,7 @@ export class SelfDestructService {
   ) {}
 
   async execute(request: FastifyRequest): Promise<{ destroyed: true }> {
-    this.logger.warn(`Self-destruct requested by the owner from ${request.ip} (${request.headers['user-agent'] ?? 'no user agent'})`);
+    this.logger.warn({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null }, 'Self-destruct requested by the owner');
     this.state.set(await this.rpc.send(MarkVaultDestroyed, {}));
     const missing = await this.eraseEverything();
     if (missing.length > 0) {
@@ -52,7 +53,7 @@ export class SelfDestructService {
     const state = this.state.set(await this.rpc.send(GetVaultState, {}));
     if (!state.destroyed) return [];
     const missing = await this.eraseEverything();
-    if (missing.length === 0) this.logger.log('The vault is destroyed: its erase is complete');
+    if (missing.length === 0) this.logger.info('The vault is destroyed: its erase is complete');
     return missing;
   }
 

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { contextLogger } from '@vault/platform';
 import { UPLOAD_URL_TTL_SECONDS } from '@vault/contracts';
 import { MEDIA_OPTIONS, type MediaOptions } from '../media.options.js';
 import { OBJECT_STORE, UPLOAD_PREFIX, type ObjectStore } from '../storage/object.store.js';
@@ -29,7 +30,7 @@ export const LATE_PUT_GRACE_SECONDS = 300;
  */
 @Injectable()
 export class ErasureWatch implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(ErasureWatch.name);
+  private readonly logger = contextLogger(ErasureWatch.name);
   private readonly intervalMs: number;
   private readonly ttlSeconds: number;
   private timer: NodeJS.Timeout | undefined;
@@ -102,7 +103,7 @@ export class ErasureWatch implements OnApplicationBootstrap, OnApplicationShutdo
         const recorded = await this.uploads.recordedAmong(keys);
         return keys.filter((key) => !recorded.has(key));
       });
-      if (removed > 0) this.logger.log(`Removed ${removed} object(s) written after the erase through upload URLs issued before it`);
+      if (removed > 0) this.logger.info(`Removed ${removed} object(s) written after the erase through upload URLs issued before it`);
       watching = !(await this.watches.endBy(UPLOAD_PREFIX, began));
     } catch (error) {
       // The bucket or the database did not answer: the watch is kept and tried again.

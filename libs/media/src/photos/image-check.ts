@@ -1,5 +1,5 @@
 import type { PhotoContentType } from '@vault/contracts';
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { containsMarkup } from './markup-scan.js';
 
 const FORMATS: Record<PhotoContentType, string> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -12,6 +12,7 @@ const FORMATS: Record<PhotoContentType, string> = { 'image/jpeg': 'jpeg', 'image
  */
 export async function isOnlyAnImage(bytes: Buffer, type: PhotoContentType): Promise<boolean> {
   if (containsMarkup(bytes)) return false;
+  const sharp = await loadSharp();
   try {
     // failOn 'error': a truncated or corrupt file is refused; a mere warning (some cameras' stray bytes) is not.
     const image = sharp(bytes, { failOn: 'error', animated: true, sequentialRead: true });
@@ -22,4 +23,15 @@ export async function isOnlyAnImage(bytes: Buffer, type: PhotoContentType): Prom
   } catch {
     return false;
   }
+}
+
+let sharpModule: Promise<typeof SharpModule> | undefined;
+
+/**
+ * sharp (libvips, about 25 MB resident and 100 ms to load) is loaded by the
+ * first photo registered, not at start: most starts of a vault register none.
+ */
+function loadSharp(): Promise<typeof SharpModule> {
+  sharpModule ??= import('sharp').then((module) => module.default);
+  return sharpModule;
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { contextLogger } from '@vault/platform';
 import { UPLOAD_URL_TTL_SECONDS, type UploadParameters } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import { MEDIA_OPTIONS, type MediaOptions } from '../media.options.js';
@@ -12,7 +13,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 @Injectable()
 export class UploadsService {
-  private readonly logger = new Logger(UploadsService.name);
+  private readonly logger = contextLogger(UploadsService.name);
   private lastSweep = 0;
 
   constructor(
@@ -48,7 +49,7 @@ export class UploadsService {
     try {
       const rows = await this.uploads.removeIssuedBefore(before);
       const objects = await this.store.removeOlderThan(UPLOAD_PREFIX, before);
-      if (rows.length > 0 || objects > 0) this.logger.log(`Removed ${rows.length} abandoned upload(s) and ${objects} object(s)`);
+      if (rows.length > 0 || objects > 0) this.logger.info(`Removed ${rows.length} abandoned upload(s) and ${objects} object(s)`);
     } catch (error) {
       this.logger.warn(`Could not remove abandoned uploads: ${(error as Error).message}`);
     }

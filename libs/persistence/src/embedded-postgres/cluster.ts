@@ -17,6 +17,9 @@ export function leftoverPartials(dataDir: string): string[] {
     .map((name) => join(dataDir, name));
 }
 
+/** VAULT_DATA_DIR when it is not set: `data` under the working folder. */
+export const DEFAULT_DATA_DIR = './data';
+
 /** Where the embedded mode keeps its database, under VAULT_DATA_DIR. */
 export function clusterPaths(dataDir: string) {
   return {

@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import type pg from 'pg';
 import type { ServiceMigrations } from '../service-migrator.js';
 import { clusterPaths, durableRename, ensureDatabase, initCluster, leftoverPartials } from './cluster.js';
-import { importPglite } from './pglite-import.js';
 import { clearStalePostmaster } from './postmaster.js';
 import { detectRunAs, type RunAs } from './privileges.js';
 import { PostgresServer } from './server.js';
@@ -113,6 +112,8 @@ async function startServer(dataDir: string, options: EmbeddedDatabaseOptions): P
       }
       log(`Importing the PGlite database ${paths.pglite} into PostgreSQL (${paths.cluster}), once`);
       const started = Date.now();
+      // Loaded only for an import: it brings the migrator and PGlite, which a normal start never needs.
+      const { importPglite } = await import('./pglite-import.js');
       const summary = await importPglite(dataDir, runAs, options.pgliteImport);
       putInPlace(paths.partial, paths.cluster);
       log(`Imported ${summary.rows} rows of ${summary.tables} tables and ${summary.sequences} sequences in ${Date.now() - started} ms; every table's rows checked`);

@@ -1,12 +1,11 @@
-import { Logger } from '@nestjs/common';
 import type { EventContract } from '@vault/contracts';
-import { currentRequestId, requestContext } from '@vault/platform';
+import { contextLogger, currentRequestId, requestContext } from '@vault/platform';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { envelope, type EventEnvelope } from './event-envelope.js';
 
 /** The embedded mode's bus: handlers in the same process, called after the request has moved on. */
 export class InProcessEventBus extends EventBus {
-  private readonly logger = new Logger('Events');
+  private readonly logger = contextLogger('Events');
   private readonly handlers = new Map<string, EventSubscription[]>();
   private pending = new Set<Promise<void>>();
 

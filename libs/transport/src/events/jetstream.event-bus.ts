@@ -1,8 +1,7 @@
-import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { EventContract } from '@vault/contracts';
-import { currentRequestId, requestContext } from '@vault/platform';
+import { contextLogger, currentRequestId, requestContext } from '@vault/platform';
 import { NATS_RECONNECT } from '../nats-reconnect.js';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { envelope, type EventEnvelope } from './event-envelope.js';
@@ -32,7 +31,7 @@ const PULL_EXPIRES_MS = 5000;
  * down) receives what it missed.
  */
 export class JetStreamEventBus extends EventBus {
-  private readonly logger = new Logger('Events');
+  private readonly logger = contextLogger('Events');
   private readonly ready: Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }>;
   private pending = new Set<Promise<unknown>>();
   private readonly loops: Promise<void>[] = [];

@@ -1,6 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { ApiClient } from '@vault/testing';
-import { OWNER } from './stack.js';
+import { ApiClient, TEST_OWNER as OWNER } from '@vault/testing';
 
 /**
  * What the API promises for sign-in and targets, whatever the run mode. Each

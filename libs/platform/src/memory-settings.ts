@@ -1,9 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * The embedded vault is one single-owner process with an idle-memory budget
- * (docs/performance.md); these V8 settings are applied before the rest of the
- * process is loaded. A flag given on the node command line wins over each.
+ * Every Vault process (the embedded vault, the gateway, each service) serves
+ * one owner and has an idle-memory budget (docs/performance.md); these V8
+ * settings are applied before the rest of the process is loaded: each app's
+ * main imports this module first (`@vault/platform/memory-settings`). A flag
+ * given on the node command line wins over each.
  *
  * - The young generation stays at its initial size instead of growing to
  *   3 x 16 MB and staying resident once the load is gone.

@@ -1,6 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { ApiClient } from '@vault/testing';
-import { OWNER } from './stack.js';
+import { ApiClient, TEST_OWNER as OWNER } from '@vault/testing';
 
 /** Global access: the vault made public, and made private again by the owner (spec 2.4, issue 6). */
 export function describeGlobalAccess(baseUrl: () => string) {

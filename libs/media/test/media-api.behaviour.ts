@@ -1,7 +1,6 @@
 import { expect, it } from '@jest/globals';
-import { ApiClient, htmlFile, textFile, tinyPng, twelveMegabytes } from '@vault/testing';
+import { ApiClient, htmlFile, textFile, tinyPng, twelveMegabytes, TEST_OWNER as OWNER } from '@vault/testing';
 import sharp from 'sharp';
-import { OWNER } from './stack.js';
 
 /**
  * The photo vault through the gateway, as a browser does it: ask for an

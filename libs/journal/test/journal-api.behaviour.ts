@@ -1,6 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { ApiClient } from '@vault/testing';
-import { OWNER } from './stack.js';
+import { ApiClient, TEST_OWNER as OWNER } from '@vault/testing';
 
 /** What the journal's API promises (spec 2.9, 5, 7), whatever the run mode. */
 export function describeJournalApi(baseUrl: () => string) {
