@@ -29,9 +29,11 @@ export default defineConfig<{}, VaultWorkerOptions>({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   timeout: 60_000,
-  // Two vaults, 38 browser tests, on a shared 2-core machine that CI also uses to
-  // build the server images in the background: generous, still bounded.
-  globalTimeout: 20 * 60_000,
+  // Two shared vaults and, per mode, two private ones (support/private-vault.ts:
+  // a vault filled with data, a vault destroyed), 54 browser tests, on a shared
+  // 2-core machine that CI also uses to build the server images in the
+  // background: generous, still bounded.
+  globalTimeout: 30 * 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: RESULTS_JSON }]],
   use: {

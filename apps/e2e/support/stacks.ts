@@ -1,5 +1,5 @@
 // The two vaults under test, each started fresh for the run and removed after it:
-// - embedded: one process (apps/vault/dist/main.js) and the PostgreSQL it starts, in a new temp dir;
+// - embedded: one process (apps/vault/dist/bundle/main.js) and the PostgreSQL it starts, in a new temp dir;
 // - distributed: scripts/distributed.mjs (gateway, auth-svc, planner-svc over NATS)
 //   on a new PostgreSQL database, dropped at the end. It gets a private NATS and a
 //   private Redis when nats-server and redis-server are installed, so no other
@@ -123,7 +123,7 @@ export async function buildAll(): Promise<number> {
 export async function startEmbedded(mode: Mode): Promise<RunningStack> {
   const cleanup = new Cleanup();
   return guarded(cleanup, async () => {
-    const entry = join(ROOT_DIR, 'apps/vault/dist/main.js');
+    const entry = join(ROOT_DIR, 'apps/vault/dist/bundle/main.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npx nx run-many -t build).`);
     await assertPortFree(mode.port, 'embedded vault');
 

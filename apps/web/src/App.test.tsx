@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { App } from './App';
+import { navigation } from './lib/navigation';
 import { json, mockFetch, renderWithProviders, text } from './test/utils';
 
 const owner = { name: 'Bruce', username: 'bruce' };
@@ -194,5 +196,55 @@ describe('a visitor under global access', () => {
 
     await user.click(screen.getByRole('link', { name: 'Back to the vault' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'COMMAND CENTER' })).toBeTruthy();
+  });
+});
+
+describe('a vault destroyed while the page is open', () => {
+  const gone = () => text('This vault has been destroyed.', 410, 'Gone');
+
+  it('switches a second tab to the farewell page at its next call (a 410), with no failure toast and no old data', async () => {
+    const user = userEvent.setup();
+    let destroyed = false;
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => (destroyed ? gone() : json(owner)),
+      'GET /api/targets': () => (destroyed ? gone() : json([{ id: 't1', title: 'Old secret target', completed: false, createdAt: '2025-03-01T10:00:00Z', completedAt: null }])),
+      'POST /api/targets': () => gone(),
+    });
+    renderWithProviders(<App />, { route: '/targets' });
+    expect(await screen.findByText('Old secret target', undefined, { timeout: 3000 })).toBeTruthy();
+    localStorage.setItem('vault.draft.journal.new', JSON.stringify({ title: 'x', content: 'private words' }));
+
+    // Elsewhere, PERFECT CELL; here, the owner marks a target.
+    destroyed = true;
+    await user.type(screen.getByLabelText('Target Objective'), 'New target');
+    await user.click(screen.getByRole('button', { name: /Mark Target/ }));
+
+    expect(await screen.findByText('Here lies the mind of Bruce')).toBeTruthy();
+    expect(screen.queryByText('Old secret target')).toBeNull();
+    expect(screen.queryByText('Failed to create target')).toBeNull();
+    // What the vault left on this device goes too: no draft survives it.
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('vault.draft.'))).toEqual([]);
+  });
+
+  it('shows the farewell page instead of the logout endpoint (whose 410 text would become the page)', async () => {
+    const user = userEvent.setup();
+    let destroyed = false;
+    const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': () => json(owner),
+      'GET /api/bonaparte/balance': () => json({ amount: 5 }),
+    });
+    renderWithProviders(<App />, { route: '/bonaparte' });
+    await screen.findByRole('heading', { level: 1, name: 'BONAPARTE' }, { timeout: 3000 });
+    destroyed = true;
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByText('Here lies the mind of Bruce')).toBeTruthy();
+    expect(go).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
   });
 });

@@ -5,7 +5,8 @@ import { InitializingScreen, NotFoundScreen } from './components/status-screens'
 import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
 import { LoginScreen } from './screens/login';
-import { useAuth, useOwner, useSystemStatus, wantsSignIn } from './lib/session';
+import { markVaultGone, useVaultGone } from './lib/farewell';
+import { OWNER_KEY, STATUS_KEY, USER_KEY, useAuth, useOwner, useSystemStatus, wantsSignIn } from './lib/session';
 import { lazyScreen } from './screens/lazy-screen';
 import { loadAuthenticatedApp, preloadSignedInScreen } from './screens/screen-loaders';
 
@@ -26,9 +27,27 @@ function VaultGate() {
   const status = useSystemStatus();
   // The owner profile is public; start loading it at once for the login title or the farewell page.
   const owner = useOwner();
-  // Asked at once too, not after the status: a destroyed vault answers it with 410, which changes nothing here.
+  // Asked at once too, not after the status: a destroyed vault answers it with 410 (which marks it gone).
   const auth = useAuth();
+  // Learnt on this page: its own PERFECT CELL was confirmed, or a call answered 410.
+  const gone = useVaultGone();
+  const queryClient = useQueryClient();
 
+  // A vault found destroyed at start erases what it left on this device too (drafts).
+  useEffect(() => {
+    if (status.destroyed) markVaultGone();
+  }, [status.destroyed]);
+
+  // Nothing of the erased vault stays in memory: every read goes but the three this
+  // component watches, which hold no vault data (the status, the owner's public name).
+  useEffect(() => {
+    if (!gone) return;
+    queryClient.setQueryData(STATUS_KEY, { destroyed: true });
+    const kept = new Set<unknown>([STATUS_KEY[0], OWNER_KEY[0], USER_KEY[0]]);
+    queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey[0]) });
+  }, [gone, queryClient]);
+
+  if (gone) return owner.isPending ? <InitializingScreen /> : <FarewellScreen name={owner.data?.name} />;
   if (status.isLoading) return <InitializingScreen />;
   if (status.destroyed) {
     if (owner.isPending) return <InitializingScreen />;

@@ -33,6 +33,16 @@ export const CreateWeeklyTemplateBody = z.object({
 });
 export type CreateWeeklyTemplateBody = z.input<typeof CreateWeeklyTemplateBody>;
 
+/**
+ * An edited template, sent whole like a new one (as a journal entry's edit is);
+ * here isRepeating is required, so an edit never turns a one-time template
+ * into a weekly one by leaving it out.
+ */
+export const UpdateWeeklyTemplateBody = CreateWeeklyTemplateBody.extend({
+  isRepeating: z.boolean({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be true or false') }),
+});
+export type UpdateWeeklyTemplateBody = z.input<typeof UpdateWeeklyTemplateBody>;
+
 export const ListWeeklyTemplates = defineRpc({
   pattern: 'planner.templates.list',
   request: Empty,
@@ -48,6 +58,12 @@ export const ListWeeklyTemplatesForDay = defineRpc({
 export const CreateWeeklyTemplate = defineRpc({
   pattern: 'planner.templates.create',
   request: CreateWeeklyTemplateBody,
+  response: WeeklyTemplate,
+});
+
+export const UpdateWeeklyTemplate = defineRpc({
+  pattern: 'planner.templates.update',
+  request: UpdateWeeklyTemplateBody.extend({ id: EntityId }),
   response: WeeklyTemplate,
 });
 

@@ -112,6 +112,19 @@ describe('AppHeader under global access', () => {
   const visitor = { name: 'Bruce', username: 'bruce', globalAccess: true, signedIn: false };
   const owner = { name: 'Bruce', username: 'bruce', globalAccess: true, signedIn: true };
 
+  it('remembers the screen a visitor signs in from, to come back to it', async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'GET /api/user': () => json(visitor) });
+    window.history.replaceState(null, '', '/targets');
+    try {
+      renderWithProviders(<AppHeader />, { route: '/targets' });
+      await user.click(await screen.findByRole('button', { name: 'SIGN IN' }));
+      expect(sessionStorage.getItem('vault.returnTo')).toBe('/targets');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it.each([1280, 375])('shows a visitor SIGN IN instead of SETTINGS and LOGOUT at %i px', async (width) => {
     setViewportWidth(width);
     mockFetch({ 'GET /api/user': () => json(visitor) });

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/media-query';
-import { navigation } from '../lib/navigation';
+import { leaveFor } from '../lib/leave';
+import { rememberScreen } from '../lib/return-path';
 import { isGlobalAccessOn, SIGN_IN_STATE, useAuth, vaultTitle } from '../lib/session';
 import { CloseIcon, GlobeIcon, LogInIcon, LogOutIcon, MenuIcon, ShieldIcon } from './icons';
 import { SettingsMenu } from './settings-panel';
@@ -35,9 +36,10 @@ export function formatClock(date: Date): string {
 export const GLOBAL_ACCESS_BANNER = 'GLOBAL ACCESS ACTIVE: this vault is open to anyone who reaches it';
 export const VISITOR_NOTE = 'You are browsing as a visitor. The owner signs in to change settings.';
 
+/** After the confirm, to the logout endpoint; a vault destroyed meanwhile shows its farewell page instead. */
 export function logout(): void {
   if (window.confirm(LOGOUT_CONFIRM)) {
-    navigation.go(LOGOUT_ENDPOINT);
+    void leaveFor(LOGOUT_ENDPOINT);
   }
 }
 
@@ -130,7 +132,11 @@ export function AppHeader() {
             {isVisitor ? (
               <button
                 type="button"
-                onClick={() => navigate('/', { state: SIGN_IN_STATE })}
+                onClick={() => {
+                  // Signed in, the owner comes back to this screen.
+                  rememberScreen();
+                  navigate('/', { state: SIGN_IN_STATE });
+                }}
                 className="btn btn-yellow px-3 text-sm sm:px-4"
                 aria-label="SIGN IN"
               >

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { AppHeader } from './header';
 import { SettingsMenu } from './settings-panel';
 import { navigation } from '../lib/navigation';
+import { isVaultGone } from '../lib/farewell';
 import { GLOBAL_ACCESS_CONFIRM, SELF_DESTRUCT_FINAL_WARNING } from '../lib/settings';
 import { json, mockFetch, renderWithProviders, text } from '../test/utils';
 
@@ -112,11 +113,12 @@ describe('PERFECT CELL', () => {
     expect(within(panel).getByRole('button', { name: 'INITIATE' })).toBeTruthy();
   });
 
-  it('erases: ERASING... while pending, the 8 s toast, then the login endpoint after 3 s', async () => {
+  it('erases: ERASING... while pending, then the farewell at once under the 8 s toast, and / after 3 s without leaving the page', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const answer = deferred();
     const fetchMock = mockFetch({ 'POST /api/settings/self-destruct': () => answer.promise });
+    const replaceUrl = vi.spyOn(navigation, 'replaceUrl').mockImplementation(() => {});
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderWithProviders(<SettingsMenu globalAccess={false} />);
     const panel = await openPanel(user);
@@ -126,22 +128,26 @@ describe('PERFECT CELL', () => {
     const erasing = await within(panel).findByRole('button', { name: 'ERASING...' });
     expect((erasing as HTMLButtonElement).disabled).toBe(true);
     expect(settingsCalls(fetchMock)).toEqual(['POST /api/settings/self-destruct']);
+    expect(isVaultGone()).toBe(false);
 
     await act(async () => {
       answer.resolve(new Response(null, { status: 204 }));
     });
     expect(await screen.findByText('Perfect Cell Initiated')).toBeTruthy();
     expect(screen.getByText('All data has been permanently erased. Vault is now empty.')).toBeTruthy();
-    expect(go).not.toHaveBeenCalled();
+    // The page is the farewell page from the confirmation on (App shows it for a gone vault).
+    expect(isVaultGone()).toBe(true);
 
     act(() => {
       vi.advanceTimersByTime(2900);
     });
-    expect(go).not.toHaveBeenCalled();
+    expect(replaceUrl).not.toHaveBeenCalled();
     act(() => {
       vi.advanceTimersByTime(200);
     });
-    expect(go).toHaveBeenCalledExactlyOnceWith('/api/login');
+    // The login route, in place: never the login endpoint, whose 410 text would become the page.
+    expect(replaceUrl).toHaveBeenCalledExactlyOnceWith('/');
+    expect(go).not.toHaveBeenCalled();
 
     // The toast stays for 8 s in all.
     act(() => {

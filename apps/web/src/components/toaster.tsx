@@ -1,4 +1,4 @@
-import { dismissToast, useToasts } from '../lib/toast';
+import { dismissToast, runToastAction, useToasts } from '../lib/toast';
 import { AlertIcon, CheckIcon, CloseIcon } from './icons';
 
 /**
@@ -41,6 +41,15 @@ export function Toaster() {
               {t.description ? <p className="mt-1 text-sm leading-snug opacity-95">{t.description}</p> : null}
               {t.detail ? <p className="mt-1 break-words font-mono text-xs leading-snug opacity-90">{t.detail}</p> : null}
             </div>
+            {t.action ? (
+              <button
+                type="button"
+                onClick={() => runToastAction(t.id)}
+                className="btn btn-yellow min-h-9 shrink-0 self-center px-3 py-1 text-xs"
+              >
+                {t.action.label}
+              </button>
+            ) : null}
             <button
               type="button"
               onClick={() => dismissToast(t.id)}

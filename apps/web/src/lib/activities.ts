@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from './api';
+import { apiJson } from './api';
+import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { sameTitle, type Mission } from './missions';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
@@ -69,14 +70,15 @@ export function useCreateMission() {
   });
 }
 
-export function useDeleteMission() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/api/activities/${encodeURIComponent(id)}`),
-    onSuccess: async () => {
-      toast({ title: 'Mission Removed' });
-      await queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
-    },
-    onError: (error) => toastFailure(error, 'Failed to delete mission'),
-  });
+/** Removes a custom mission, with UNDO while its toast shows (see deferred-delete). */
+export const MISSION_DELETE: DeferredDelete = {
+  kind: 'mission',
+  url: (id) => `/api/activities/${encodeURIComponent(id)}`,
+  refresh: ACTIVITIES_KEY,
+  toast: { title: 'Mission Removed' },
+  failure: 'Failed to delete mission',
+};
+
+export function useDeleteMission(): (id: string) => void {
+  return useDeferredDelete(MISSION_DELETE);
 }

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest, throwIfResNotOk } from './api';
+import { apiJson, throwIfResNotOk } from './api';
+import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
@@ -83,6 +84,11 @@ export function changesEntry(entry: Pick<JournalEntry, 'title' | 'content'>, bod
   return (body.title ?? '') !== (entry.title?.trim() ?? '') || body.content !== entry.content;
 }
 
+/** Where an entry's unsaved edits are kept on this device (see drafts). */
+export function editDraftKey(id: string): string {
+  return `journal.edit.${id}`;
+}
+
 /** Stores a new entry ("Encrypt & Store" on the dashboard and the journal screen). */
 export function useCreateJournalEntry() {
   const queryClient = useQueryClient();
@@ -110,19 +116,17 @@ export function useUpdateJournalEntry() {
   });
 }
 
-/** Erases an entry. */
-export function useDeleteJournalEntry() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) => {
-      await apiRequest('DELETE', `/api/journal/${encodeURIComponent(id)}`);
-    },
-    onSuccess: async () => {
-      toast({ title: 'Entry Deleted', description: 'Intelligence log securely erased' });
-      await refreshJournal(queryClient);
-    },
-    onError: (error) => toastFailure(error, 'Failed to delete journal entry'),
-  });
+/** Erases an entry, with UNDO while its toast shows (see deferred-delete). */
+export const JOURNAL_DELETE: DeferredDelete = {
+  kind: 'journal',
+  url: (id) => `/api/journal/${encodeURIComponent(id)}`,
+  refresh: JOURNAL_KEY,
+  toast: { title: 'Entry Deleted', description: 'Intelligence log securely erased' },
+  failure: 'Failed to delete journal entry',
+};
+
+export function useDeleteJournalEntry(): (id: string) => void {
+  return useDeferredDelete(JOURNAL_DELETE);
 }
 
 /** Created and updated times as en-US date and time, e.g. "Mar 1, 2025, 2:05 PM"; empty when invalid. */

@@ -11,4 +11,8 @@ export const navigation = {
   go(url: string): void {
     window.location.href = url;
   },
+  /** Changes the address bar without loading anything (the page stays as it is). */
+  replaceUrl(path: string): void {
+    window.history.replaceState(null, '', path);
+  },
 };

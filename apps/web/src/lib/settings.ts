@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api';
+import { markVaultGone } from './farewell';
 import { navigation } from './navigation';
 import { USER_KEY } from './session';
 import { toast, TOAST_LONG_DURATION_MS } from './toast';
-import { LOGIN_ENDPOINT, toastFailure } from './unauthorized';
+import { toastFailure } from './unauthorized';
 
 /** Texts of the settings panel (spec section 2.4). */
 export const GLOBAL_ACCESS_CONFIRM =
@@ -14,8 +15,9 @@ export const SELF_DESTRUCT_FINAL_WARNING =
 
 export const GLOBAL_ACCESS_ENDPOINT = '/api/settings/global-access';
 export const SELF_DESTRUCT_ENDPOINT = '/api/settings/self-destruct';
-/** After the success toast the browser goes to the login endpoint (spec section 9). */
+/** After the success toast the page goes to the login route, / (spec section 9). */
 export const SELF_DESTRUCT_REDIRECT_DELAY_MS = 3000;
+export const LOGIN_ROUTE = '/';
 
 /** TO THE MOON: opens the whole vault to everyone. The current user's `globalAccess` follows. */
 export function useActivateGlobalAccess() {
@@ -43,7 +45,14 @@ export function useDeactivateGlobalAccess() {
   });
 }
 
-/** PERFECT CELL: erases everything, then sends the browser to the login endpoint after 3 s. */
+/**
+ * PERFECT CELL: erases everything. Once the server confirms, the page shows
+ * the farewell page at once, under the spec's toast, and holds nothing of the
+ * erased vault any more (markVaultGone). The spec's redirect to login after
+ * 3 s goes to /, the route of the login screen, without leaving the page:
+ * the login endpoint of a destroyed vault answers 410 with a bare text body,
+ * which must never become the page, and / shows the farewell page anyway.
+ */
 export function useSelfDestruct() {
   return useMutation({
     mutationFn: () => apiRequest('POST', SELF_DESTRUCT_ENDPOINT),
@@ -53,7 +62,8 @@ export function useSelfDestruct() {
         description: 'All data has been permanently erased. Vault is now empty.',
         duration: TOAST_LONG_DURATION_MS,
       });
-      setTimeout(() => navigation.go(LOGIN_ENDPOINT), SELF_DESTRUCT_REDIRECT_DELAY_MS);
+      markVaultGone();
+      setTimeout(() => navigation.replaceUrl(LOGIN_ROUTE), SELF_DESTRUCT_REDIRECT_DELAY_MS);
     },
     onError: (error) => toastFailure(error, 'Self-destruct sequence failed'),
   });

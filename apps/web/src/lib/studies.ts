@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from './api';
+import { apiJson } from './api';
+import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
@@ -66,16 +67,17 @@ export function useCompleteStudy() {
   });
 }
 
-export function useDeleteStudy() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/api/studies/${encodeURIComponent(id)}`),
-    onSuccess: async () => {
-      toast({ title: 'Study Deleted' });
-      await queryClient.invalidateQueries({ queryKey: STUDIES_KEY });
-    },
-    onError: (error) => toastFailure(error, 'Failed to delete study'),
-  });
+/** Deletes a study, with UNDO while its toast shows (see deferred-delete). */
+export const STUDY_DELETE: DeferredDelete = {
+  kind: 'study',
+  url: (id) => `/api/studies/${encodeURIComponent(id)}`,
+  refresh: STUDIES_KEY,
+  toast: { title: 'Study Deleted' },
+  failure: 'Failed to delete study',
+};
+
+export function useDeleteStudy(): (id: string) => void {
+  return useDeferredDelete(STUDY_DELETE);
 }
 
 export const UNKNOWN_GROUP = 'Unknown';

@@ -14,12 +14,25 @@ export interface ToastInput {
   variant?: ToastVariant;
   /** Milliseconds the toast stays visible; 5 s by default. */
   duration?: number;
+  /** A button in the toast (UNDO); pressing it closes the toast with the reason "action". */
+  action?: ToastAction;
+  /** Called once when the toast leaves the screen, with why it left. */
+  onClose?: (reason: ToastCloseReason) => void;
 }
+
+export interface ToastAction {
+  label: string;
+  onClick: () => void;
+}
+
+/** Its time ran out, the owner closed it, a newer toast took its place, or its action was pressed. */
+export type ToastCloseReason = 'timeout' | 'dismissed' | 'replaced' | 'action';
 
 export interface ToastItem extends Required<Pick<ToastInput, 'title' | 'variant' | 'duration'>> {
   id: number;
   description?: string;
   detail?: string;
+  action?: ToastAction;
 }
 
 export const TOAST_DURATION_MS = 5000;
@@ -31,20 +44,36 @@ let toasts: ToastItem[] = [];
 let nextId = 1;
 const listeners = new Set<() => void>();
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
+const closers = new Map<number, (reason: ToastCloseReason) => void>();
 
 function emit(): void {
   for (const listener of listeners) listener();
 }
 
-export function dismissToast(id?: number): void {
+/** Ends a toast's timer and tells its owner (onClose) why it left, once. */
+function retire(id: number, reason: ToastCloseReason): void {
+  const timer = timers.get(id);
+  if (timer) clearTimeout(timer);
+  timers.delete(id);
+  const onClose = closers.get(id);
+  closers.delete(id);
+  onClose?.(reason);
+}
+
+/** Closes one toast, or every toast without an id. */
+export function dismissToast(id?: number, reason: ToastCloseReason = 'dismissed'): void {
   const removed = id === undefined ? toasts : toasts.filter((t) => t.id === id);
-  for (const t of removed) {
-    const timer = timers.get(t.id);
-    if (timer) clearTimeout(timer);
-    timers.delete(t.id);
-  }
   toasts = id === undefined ? [] : toasts.filter((t) => t.id !== id);
   emit();
+  for (const t of removed) retire(t.id, reason);
+}
+
+/** Presses a toast's action: the toast closes first, then the action runs. */
+export function runToastAction(id: number): void {
+  const item = toasts.find((t) => t.id === id);
+  if (!item?.action) return;
+  dismissToast(id, 'action');
+  item.action.onClick();
 }
 
 /** Shows a toast; a newer toast replaces the one on screen. */
@@ -57,19 +86,18 @@ export function toast(input: ToastInput): number {
     detail: input.detail,
     variant: input.variant ?? 'default',
     duration: input.duration ?? TOAST_DURATION_MS,
+    ...(input.action ? { action: input.action } : {}),
   };
   const next = [item, ...toasts];
-  for (const old of next.slice(TOAST_LIMIT)) {
-    const timer = timers.get(old.id);
-    if (timer) clearTimeout(timer);
-    timers.delete(old.id);
-  }
+  const replaced = next.slice(TOAST_LIMIT);
   toasts = next.slice(0, TOAST_LIMIT);
+  if (input.onClose) closers.set(id, input.onClose);
   timers.set(
     id,
-    setTimeout(() => dismissToast(id), item.duration),
+    setTimeout(() => dismissToast(id, 'timeout'), item.duration),
   );
   emit();
+  for (const old of replaced) retire(old.id, 'replaced');
   return id;
 }
 

@@ -4,6 +4,15 @@ import { createElement } from 'react';
 import { handleUnauthorized, isUnauthorizedError, toastFailure } from './unauthorized';
 import { navigation } from './navigation';
 import { Toaster } from '../components/toaster';
+import { ApiError } from './api';
+import { isVaultGone } from './farewell';
+import { RETURN_PATH_KEY } from './return-path';
+import { json, mockFetch } from '../test/utils';
+
+/** The status the redirect asks first (a destroyed vault gets the farewell page instead). */
+function statusAnswers(destroyed: boolean) {
+  return mockFetch({ 'GET /api/system/status': () => json({ destroyed }) });
+}
 
 describe('isUnauthorizedError', () => {
   it('matches a 401 message containing Unauthorized', () => {
@@ -26,7 +35,8 @@ describe('handleUnauthorized', () => {
     vi.restoreAllMocks();
   });
 
-  it('shows the destructive toast and redirects to /api/login after 500 ms', () => {
+  it('shows the destructive toast and redirects to /api/login after 500 ms', async () => {
+    statusAnswers(false);
     const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
     render(createElement(Toaster));
 
@@ -49,7 +59,31 @@ describe('handleUnauthorized', () => {
     act(() => {
       vi.advanceTimersByTime(1);
     });
-    expect(go).toHaveBeenCalledWith('/api/login');
+    await vi.waitFor(() => expect(go).toHaveBeenCalledWith('/api/login'));
+  });
+
+  it('remembers the screen, so that signing in again comes back to it', () => {
+    vi.spyOn(navigation, 'go').mockImplementation(() => {});
+    statusAnswers(false);
+    window.history.replaceState(null, '', '/journal?x=1');
+    try {
+      handleUnauthorized(new Error('401: Unauthorized'));
+      expect(sessionStorage.getItem(RETURN_PATH_KEY)).toBe('/journal?x=1');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('shows the farewell page instead when the vault was destroyed meanwhile (the endpoint would answer 410 text)', async () => {
+    const fetchMock = statusAnswers(true);
+    const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
+    handleUnauthorized(new Error('401: Unauthorized'));
+    act(() => {
+      vi.advanceTimersByTime(500);
+    });
+    await vi.waitFor(() => expect(isVaultGone()).toBe(true));
+    expect(fetchMock).toHaveBeenCalledWith('/api/system/status', expect.objectContaining({ cache: 'no-store' }));
+    expect(go).not.toHaveBeenCalled();
   });
 
   it('does nothing for other errors', () => {
@@ -65,7 +99,8 @@ describe('the balance screen variant', () => {
     vi.restoreAllMocks();
   });
 
-  it('redirects at once and shows no toast', () => {
+  it('redirects at once and shows no toast', async () => {
+    statusAnswers(false);
     const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
     render(createElement(Toaster));
     let handled = false;
@@ -73,7 +108,7 @@ describe('the balance screen variant', () => {
       handled = handleUnauthorized(new Error('401: Unauthorized'), { immediate: true });
     });
     expect(handled).toBe(true);
-    expect(go).toHaveBeenCalledExactlyOnceWith('/api/login');
+    await vi.waitFor(() => expect(go).toHaveBeenCalledExactlyOnceWith('/api/login'));
     expect(screen.getByRole('status', { name: 'Notifications' }).textContent).toBe('');
   });
 });
@@ -95,8 +130,9 @@ describe('toastFailure', () => {
     expect(go).not.toHaveBeenCalled();
   });
 
-  it('gives way to the Unauthorized rule', () => {
+  it('gives way to the Unauthorized rule', async () => {
     vi.useFakeTimers();
+    statusAnswers(false);
     const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
     render(createElement(Toaster));
     act(() => {
@@ -107,6 +143,16 @@ describe('toastFailure', () => {
     act(() => {
       vi.advanceTimersByTime(500);
     });
-    expect(go).toHaveBeenCalledWith('/api/login');
+    await vi.waitFor(() => expect(go).toHaveBeenCalledWith('/api/login'));
+  });
+
+  it('shows no "Failed to ..." for a 410: the vault is gone, and the page becomes the farewell page', () => {
+    render(createElement(Toaster));
+    const gone = new ApiError({ status: 410, statusText: 'Gone', body: 'This vault has been destroyed.', contentType: 'text/plain' });
+    act(() => {
+      toastFailure(gone, 'Failed to create target');
+    });
+    expect(screen.queryByText('Failed to create target')).toBeNull();
+    expect(isVaultGone()).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 import { serverReason } from './api';
-import { navigation } from './navigation';
+import { isGoneError, markVaultGone } from './farewell';
+import { leaveFor } from './leave';
+import { rememberScreen } from './return-path';
 import { toast } from './toast';
 
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
@@ -19,12 +21,15 @@ export function isUnauthorizedError(error: unknown): boolean {
 /**
  * The Unauthorized rule (spec section 8): destructive toast, then a redirect to
  * the login endpoint after 0.5 s (at once and silently with `immediate`).
- * Returns true when the rule applied.
+ * The screen is remembered, so that signing in again comes back to it, and
+ * what was being typed stays as a draft (see drafts). Returns true when the
+ * rule applied.
  */
 export function handleUnauthorized(error: unknown, options: UnauthorizedOptions = {}): boolean {
   if (!isUnauthorizedError(error)) return false;
+  rememberScreen();
   if (options.immediate) {
-    navigation.go(LOGIN_ENDPOINT);
+    void leaveFor(LOGIN_ENDPOINT);
     return true;
   }
   toast({
@@ -33,7 +38,7 @@ export function handleUnauthorized(error: unknown, options: UnauthorizedOptions 
     variant: 'destructive',
   });
   setTimeout(() => {
-    navigation.go(LOGIN_ENDPOINT);
+    void leaveFor(LOGIN_ENDPOINT);
   }, UNAUTHORIZED_REDIRECT_DELAY_MS);
   return true;
 }
@@ -45,6 +50,11 @@ export function handleUnauthorized(error: unknown, options: UnauthorizedOptions 
  * then "amount: must not exceed the balance (1,000)").
  */
 export function toastFailure(error: unknown, description: string, options: UnauthorizedOptions = {}): void {
+  // A destroyed vault answers 410 to everything: the farewell page, not "Failed to ...".
+  if (isGoneError(error)) {
+    markVaultGone();
+    return;
+  }
   if (handleUnauthorized(error, options)) return;
   toast({ title: 'Error', description, detail: serverReason(error), variant: 'destructive' });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from './api';
+import { apiJson } from './api';
+import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 
@@ -99,14 +100,39 @@ export function useCreateTemplate() {
   });
 }
 
-export function useDeleteTemplate() {
+/** Saves an edited template (its edit form's "Save Changes"): the whole template is sent. */
+export function useUpdateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/api/weekly-templates/${encodeURIComponent(id)}`),
+    mutationFn: ({ id, body }: { id: string; body: CreateTemplateBody }) =>
+      apiJson<WeeklyTemplate>('PATCH', `/api/weekly-templates/${encodeURIComponent(id)}`, body),
     onSuccess: async () => {
-      toast({ title: 'Template Deleted' });
+      toast({ title: 'Template Updated' });
       await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
     },
-    onError: (error) => toastFailure(error, 'Failed to delete template'),
+    onError: (error) => toastFailure(error, 'Failed to update template'),
   });
+}
+
+/** The edit form's starting point: the template as saved. */
+export function templateDraftOf(template: WeeklyTemplate): TemplateDraft {
+  return { title: template.title, time: template.time, description: template.description ?? '', isRepeating: template.isRepeating };
+}
+
+/** How a row says whether it comes back every week. */
+export function repeatLabel(template: Pick<WeeklyTemplate, 'isRepeating'>): string {
+  return template.isRepeating ? 'WEEKLY' : 'ONE-TIME';
+}
+
+/** Deletes a template, with UNDO while its toast shows (see deferred-delete). */
+export const TEMPLATE_DELETE: DeferredDelete = {
+  kind: 'template',
+  url: (id) => `/api/weekly-templates/${encodeURIComponent(id)}`,
+  refresh: WEEKLY_TEMPLATES_KEY,
+  toast: { title: 'Template Deleted' },
+  failure: 'Failed to delete template',
+};
+
+export function useDeleteTemplate(): (id: string) => void {
+  return useDeferredDelete(TEMPLATE_DELETE);
 }

@@ -178,10 +178,19 @@ describe("TODAY'S STUDIES", () => {
     await waitFor(() => expect(screen.queryByText('Chess')).toBeNull());
     expect(bodyOf(fetchMock, 'PATCH', '/api/studies/s1')).toEqual([{ completed: true }]);
 
+    // Deleted: out of the list at once; UNDO brings it back, unsent.
     await user.click(screen.getByRole('button', { name: 'Delete Latin' }));
     expect(await screen.findByText('Study Deleted')).toBeTruthy();
     expect(await screen.findByText('No studies added for today. Add your first study below!')).toBeTruthy();
-    expect(reads(fetchMock, '/api/studies')).toBe(3);
+    await user.click(screen.getByRole('button', { name: 'UNDO' }));
+    expect(screen.getByText('Latin')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+
+    // Deleted again, and sent when its toast goes.
+    await user.click(screen.getByRole('button', { name: 'Delete Latin' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
+    await waitFor(() => expect(reads(fetchMock, '/api/studies')).toBe(3));
+    expect(screen.getByText('No studies added for today. Add your first study below!')).toBeTruthy();
   });
 
   it('reports failed completion and deletion', async () => {
@@ -196,7 +205,9 @@ describe("TODAY'S STUDIES", () => {
     expect(await screen.findByText('Failed to complete study')).toBeTruthy();
     expect((screen.getByRole('checkbox', { name: 'Complete Chess' }) as HTMLInputElement).checked).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Delete Chess' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
     expect(await screen.findByText('Failed to delete study')).toBeTruthy();
+    expect(await screen.findByText('Chess')).toBeTruthy();
   });
 
   it('adds a study from the toggled form: both fields required, "Adding..." while pending', async () => {
@@ -392,11 +403,19 @@ describe('MISSION GENERATOR', () => {
     expect(await screen.findByText('Bowline first.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Delete Learn three knots' }));
     expect(await screen.findByText('Mission Removed')).toBeTruthy();
+    expect(screen.queryByText('Learn three knots')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'UNDO' }));
+    expect(screen.getByText('Learn three knots')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Delete Learn three knots' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
     await waitFor(() => expect(screen.queryByText('Learn three knots')).toBeNull());
 
     await user.click(screen.getByRole('button', { name: 'Delete Cold shower' }));
+    // A newer toast (here the next delete's) takes the UNDO toast's place: the first delete is sent then.
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
     expect(await screen.findByText('Failed to delete mission')).toBeTruthy();
-    expect(screen.getByText('Cold shower')).toBeTruthy();
+    expect(await screen.findByText('Cold shower')).toBeTruthy();
   });
 });
 

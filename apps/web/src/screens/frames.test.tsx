@@ -46,8 +46,8 @@ describe('weekly schedule', () => {
 
     const panel = screen.getByRole('tabpanel');
     expect(within(panel).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      '12:15 AMBriefingCoffee first',
-      '9:30 PMEvening patrol',
+      '12:15 AMWEEKLYBriefingCoffee first',
+      '9:30 PMWEEKLYEvening patrol',
     ]);
 
     // Arrow keys move between the tabs (and select).

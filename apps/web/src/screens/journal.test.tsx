@@ -127,13 +127,16 @@ describe('entries', () => {
     expect(await screen.findByText('Failed to update journal entry')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await user.click(screen.getByRole('button', { name: 'Delete Alpha' }));
+    // The DELETE goes when the UNDO toast goes; refused, the entry comes back.
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
     expect(await screen.findByText('Failed to delete journal entry')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Alpha' })).toBeTruthy();
   });
 
-  it('deletes an entry and refetches the list', async () => {
+  it('deletes an entry and refetches the list once the UNDO toast goes', async () => {
     const user = userEvent.setup();
     let list = [entry('a', { title: 'Alpha' })];
-    vault({
+    const fetchMock = vault({
       'GET /api/journal': () => json(list),
       'DELETE /api/journal/a': () => {
         list = [];
@@ -145,6 +148,62 @@ describe('entries', () => {
     expect(await screen.findByText('Entry Deleted')).toBeTruthy();
     expect(screen.getByText('Intelligence log securely erased')).toBeTruthy();
     expect(await screen.findByText('No intelligence logs found')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/journal/a' && init?.method === 'DELETE')).toBe(true));
+    expect(await screen.findByText('No intelligence logs found')).toBeTruthy();
+  });
+
+  it('brings a mis-deleted entry back with UNDO, as it was, dates and all, having sent nothing', async () => {
+    const user = userEvent.setup();
+    const alpha = entry('a', { title: 'Alpha', createdAt: '2025-03-01T10:00:00Z', updatedAt: '2025-03-02T11:30:00Z' });
+    const fetchMock = vault({ 'GET /api/journal': () => json([alpha]) });
+    renderWithProviders(<JournalScreen />);
+    const dates = (await screen.findByRole('heading', { name: 'Alpha' })).nextElementSibling!.textContent;
+    expect(dates).toContain('(Updated:');
+    await user.click(screen.getByRole('button', { name: 'Delete Alpha' }));
+    expect(screen.queryByRole('heading', { name: 'Alpha' })).toBeNull();
+    await user.click(await screen.findByRole('button', { name: 'UNDO' }));
+    const back = await screen.findByRole('heading', { name: 'Alpha' });
+    expect(back.nextElementSibling!.textContent).toBe(dates);
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+  });
+
+  it("keeps the first editor's unsaved edits when a second one opens, and offers them again", async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({ 'GET /api/journal': () => json([entry('a', { title: 'Alpha' }), entry('b', { title: 'Beta' })]) });
+    renderWithProviders(<JournalScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Alpha' }));
+    await user.type(screen.getByLabelText('Edit intelligence'), ' and more');
+    await user.click(screen.getByRole('button', { name: 'Edit Beta' }));
+    // Alpha's editor closed (one at a time), its edits kept and announced.
+    const marker = await screen.findByRole('button', { name: /UNSAVED EDITS/ });
+    expect(screen.getAllByRole('form', { name: 'Edit entry' })).toHaveLength(1);
+    await user.click(marker);
+    expect((screen.getByLabelText('Edit intelligence') as HTMLTextAreaElement).value).toBe('Content a and more');
+    // Cancel discards them for good.
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('button', { name: /UNSAVED EDITS/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Edit Alpha' }));
+    expect((screen.getByLabelText('Edit intelligence') as HTMLTextAreaElement).value).toBe('Content a');
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+  });
+
+  it('keeps a new entry being typed on the device: a new page (after sign-in) shows it again, until it is stored', async () => {
+    const user = userEvent.setup();
+    vault({ 'POST /api/journal': () => json(entry('n1'), 201) });
+    const first = renderWithProviders(<JournalScreen />);
+    await user.type(await screen.findByLabelText('Title (optional)'), 'Draft');
+    await user.type(screen.getByLabelText('Intelligence'), 'half a thought');
+    first.unmount();
+
+    renderWithProviders(<JournalScreen />);
+    expect(((await screen.findByLabelText('Title (optional)')) as HTMLInputElement).value).toBe('Draft');
+    expect((screen.getByLabelText('Intelligence') as HTMLTextAreaElement).value).toBe('half a thought');
+    await user.click(screen.getByRole('button', { name: /Encrypt & Store/ }));
+    expect(await screen.findByText('Intelligence Logged')).toBeTruthy();
+    await waitFor(() => expect((screen.getByLabelText('Intelligence') as HTMLTextAreaElement).value).toBe(''));
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('vault.draft.'))).toEqual([]);
   });
 
   it('fetches 50 entries first and offers older ones', async () => {

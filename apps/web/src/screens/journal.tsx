@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { useDraft, useHasDraft } from '../lib/drafts';
+import { usePendingDeletes, withoutPending } from '../lib/deferred-delete';
 import { BookIcon, ChevronDownIcon, LockIcon, PencilIcon, SaveIcon, TrashIcon } from '../components/icons';
 import { TextAreaField, TextField } from '../components/form-fields';
 import { PhotoVault } from '../components/photo-vault';
@@ -13,6 +15,7 @@ import {
   useJournalEntries,
   useUpdateJournalEntry,
   changesEntry,
+  editDraftKey,
   wasUpdated,
   type JournalEntry,
 } from '../lib/journal';
@@ -21,10 +24,14 @@ import {
 export default function JournalScreen() {
   const entries = useJournalEntries();
   const [editingId, setEditingId] = useState<string | null>(null);
+  // Entries deleted a moment ago, while UNDO is offered, are out of the list.
+  const deleting = usePendingDeletes('journal');
 
   if (entries.isPending) {
     return <ScreenLoading title="ACCESSING INTELLIGENCE VAULT..." detail="Decrypting intelligence files..." />;
   }
+
+  const shown = entries.data ? withoutPending(entries.data.pages.flat(), deleting) : [];
 
   return (
     <ScreenFrame title="Intelligence Vault" subtitle="Encrypted field notes and a secure photo vault" icon={<BookIcon />}>
@@ -36,10 +43,10 @@ export default function JournalScreen() {
           <Panel title="INTELLIGENCE LOGS" icon={<BookIcon />} accent="yellow" className="lg:col-span-2">
             {entries.isError ? (
               <LoadError error={entries.error} onRetry={() => void entries.refetch()} retrying={entries.isFetching} />
-            ) : entries.data.pages[0]?.length ? (
+            ) : shown.length > 0 || entries.hasNextPage ? (
               <>
                 <ul className="space-y-4">
-                  {entries.data.pages.flat().map((entry) =>
+                  {shown.map((entry) =>
                     entry.id === editingId ? (
                       <EntryEditor key={entry.id} entry={entry} onDone={() => setEditingId(null)} />
                     ) : (
@@ -73,6 +80,8 @@ export default function JournalScreen() {
 
 function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void }) {
   const remove = useDeleteJournalEntry();
+  // Edits left when another entry's editor was opened (or the session ended) wait here.
+  const unsaved = useHasDraft(editDraftKey(entry.id));
   const name = entry.title || formatEntryTime(entry.createdAt) || 'entry';
   return (
     <li className="rounded-lg border-2 border-edge bg-vault-deep p-4">
@@ -83,6 +92,13 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
             {formatEntryTime(entry.createdAt)}
             {wasUpdated(entry) ? ` (Updated: ${formatEntryTime(entry.updatedAt)})` : ''}
           </p>
+          {unsaved ? (
+            <p className="mt-2">
+              <button type="button" className="badge bg-hero-yellow text-black hover:bg-hero-cyan" onClick={onEdit}>
+                UNSAVED EDITS: open to finish
+              </button>
+            </p>
+          ) : null}
         </div>
         <div className="flex shrink-0 gap-1">
           <button
@@ -97,8 +113,7 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
           <button
             type="button"
             className="rounded p-2 text-hero-red hover:bg-panel-2 disabled:opacity-50"
-            onClick={() => remove.mutate(entry.id)}
-            disabled={remove.isPending}
+            onClick={() => remove(entry.id)}
             aria-label={`Delete ${name}`}
             title="Delete"
           >
@@ -111,12 +126,25 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
   );
 }
 
-/** Inline edit of one entry: the same rules as a new entry. */
+/**
+ * Inline edit of one entry: the same rules as a new entry. One editor is open
+ * at a time (spec section 2.9); what is typed is kept on the device as it is
+ * typed, so opening another entry's editor (or an expired session) loses
+ * nothing: the entry says it has unsaved edits, and its editor reopens with
+ * them. Save Changes and Cancel forget them.
+ */
 function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => void }) {
-  const [title, setTitle] = useState(entry.title ?? '');
-  const [content, setContent] = useState(entry.content);
+  const [draft, setDraft, discard] = useDraft(editDraftKey(entry.id), { title: entry.title ?? '', content: entry.content });
+  const { title, content } = draft;
+  const setTitle = (value: string) => setDraft((current) => ({ ...current, title: value }));
+  const setContent = (value: string) => setDraft((current) => ({ ...current, content: value }));
   const update = useUpdateJournalEntry();
   const body = journalEntryBody(content, title);
+
+  function close() {
+    discard();
+    onDone();
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -124,10 +152,10 @@ function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => voi
     // Nothing to save when the entry is as shown: a save would only date it
     // "(Updated: ...)" (the server dates every change it is sent).
     if (!changesEntry(entry, body)) {
-      onDone();
+      close();
       return;
     }
-    update.mutate({ id: entry.id, body }, { onSuccess: onDone });
+    update.mutate({ id: entry.id, body }, { onSuccess: close });
   }
 
   return (
@@ -136,7 +164,7 @@ function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => voi
         <TextField label="Edit title (optional)" value={title} onChange={setTitle} />
         <TextAreaField label="Edit intelligence" className="min-h-32" value={content} onChange={setContent} required />
         <div className="flex flex-wrap justify-end gap-3">
-          <button type="button" className="btn btn-ghost" onClick={onDone} disabled={update.isPending}>
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={update.isPending}>
             Cancel
           </button>
           <button type="submit" className="btn btn-red" disabled={!body || update.isPending}>
@@ -149,21 +177,21 @@ function EntryEditor({ entry, onDone }: { entry: JournalEntry; onDone: () => voi
   );
 }
 
+const EMPTY_ENTRY = { title: '', content: '' };
+
+/** A new entry; what is typed is kept on the device until it is stored or erased by hand. */
 function NewEntryForm() {
-  const [title, setTitle] = useState('');
-  const [content, setContent] = useState('');
+  const [draft, setDraft, discard] = useDraft('journal.new', EMPTY_ENTRY);
+  const { title, content } = draft;
+  const setTitle = (value: string) => setDraft((current) => ({ ...current, title: value }));
+  const setContent = (value: string) => setDraft((current) => ({ ...current, content: value }));
   const create = useCreateJournalEntry();
   const body = journalEntryBody(content, title);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!body || create.isPending) return;
-    create.mutate(body, {
-      onSuccess: () => {
-        setTitle('');
-        setContent('');
-      },
-    });
+    create.mutate(body, { onSuccess: discard });
   }
 
   return (

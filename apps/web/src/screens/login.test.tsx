@@ -54,6 +54,18 @@ describe('LoginScreen', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('after an expired session, signs in back to the screen the owner was on', async () => {
+    const user = userEvent.setup();
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    sessionStorage.setItem('vault.returnTo', '/journal');
+    mockFetch({ 'POST /api/login': () => json(owner) });
+    renderWithProviders(<LoginScreen owner={owner} />);
+    await user.type(screen.getByPlaceholderText('Enter password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/journal'));
+    expect(sessionStorage.getItem('vault.returnTo')).toBeNull();
+  });
+
   it('posts the credentials, shows AUTHENTICATING... and redirects the whole page to /', async () => {
     const user = userEvent.setup();
     const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});

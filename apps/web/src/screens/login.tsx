@@ -2,6 +2,8 @@ import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { Owner } from '@vault/contracts';
 import { apiJson, serverReason } from '../lib/api';
+import { isGoneError, markVaultGone } from '../lib/farewell';
+import { takeReturnPath } from '../lib/return-path';
 import { loginErrorToast } from '../lib/login-errors';
 import { navigation } from '../lib/navigation';
 import { toast } from '../lib/toast';
@@ -37,10 +39,15 @@ export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: 
 
   const login = useMutation({
     mutationFn: (body: LoginBody) => apiJson<Owner>('POST', '/api/login', body),
+    // Back to the screen an expired session left (takeReturnPath), else / (spec section 2.2).
     onSuccess: () => {
-      navigation.assign('/');
+      navigation.assign(takeReturnPath());
     },
     onError: (error: Error) => {
+      if (isGoneError(error)) {
+        markVaultGone();
+        return;
+      }
       toast({ ...loginErrorToast(error.message, serverReason(error)), variant: 'destructive' });
       // A refused password is not left in the field: the next attempt starts afresh.
       setPassword('');

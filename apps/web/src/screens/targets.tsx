@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { Target } from '@vault/contracts';
+import { useDraft } from '../lib/drafts';
 import {
   formatDate,
   newTargetBody,
@@ -90,17 +91,17 @@ function NewTargetForm({
   pending: boolean;
   onCreate: (input: CreateTargetInput, reset: () => void) => void;
 }) {
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
+  // Kept on the device as it is typed, until it is marked (see drafts).
+  const [draft, setDraft, discard] = useDraft('targets.new', { title: '', description: '' });
+  const { title, description } = draft;
+  const setTitle = (value: string) => setDraft((current) => ({ ...current, title: value }));
+  const setDescription = (value: string) => setDraft((current) => ({ ...current, description: value }));
   const body = newTargetBody(title, description);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!body || pending) return;
-    onCreate(body, () => {
-      setTitle('');
-      setDescription('');
-    });
+    onCreate(body, discard);
   }
 
   return (
@@ -170,14 +171,16 @@ function TargetRow({
           {done && target.completedAt ? <span>Eliminated: {formatDate(target.completedAt)}</span> : null}
         </p>
       </div>
-      {done ? (
-        <span className="badge shrink-0 bg-hero-green text-black">
-          <CheckIcon className="mr-1" />
-          ELIMINATED
-        </span>
-      ) : (
-        <span className="badge shrink-0 bg-hero-yellow text-black">ACTIVE</span>
-      )}
+      <div className="flex shrink-0 flex-col items-end gap-2">
+        {done ? (
+          <span className="badge bg-hero-green text-black">
+            <CheckIcon className="mr-1" />
+            ELIMINATED
+          </span>
+        ) : (
+          <span className="badge bg-hero-yellow text-black">ACTIVE</span>
+        )}
+      </div>
     </li>
   );
 }

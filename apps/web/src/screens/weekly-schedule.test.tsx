@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 describe('WeeklyScheduleScreen', () => {
-  it('deletes a template, refetches, and reports a failed delete', async () => {
+  it('deletes a template with UNDO: nothing is sent until the toast goes; a failed delete brings it back', async () => {
     const user = userEvent.setup();
     let templates = [template('a', 'Briefing', '07:00', 1), template('b', 'Patrol', '21:00', 1)];
     const fetchMock = mockFetch({
@@ -49,17 +49,76 @@ describe('WeeklyScheduleScreen', () => {
       },
       'DELETE /api/weekly-templates/b': () => text('Template not found', 404, 'Not Found'),
     });
+    const deletes = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE').map(([url]) => url);
     renderWithProviders(<WeeklyScheduleScreen />);
     const panel = await screen.findByRole('tabpanel');
     expect(within(panel).getByText('7:00 AM')).toBeTruthy();
 
+    // Deleted by mistake: out of the list at once, back with UNDO, and nothing was sent.
     await user.click(within(panel).getByRole('button', { name: 'Delete Briefing' }));
     expect(await screen.findByText('Template Deleted')).toBeTruthy();
-    await waitFor(() => expect(within(panel).queryByText('Briefing')).toBeNull());
-    expect(fetchMock.mock.calls.filter(([url, init]) => url === '/api/weekly-templates' && !init?.method)).toHaveLength(2);
+    expect(within(panel).queryByText('Briefing')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'UNDO' }));
+    expect(within(panel).getByText('Briefing')).toBeTruthy();
+    expect(deletes()).toEqual([]);
+
+    // Meant: the DELETE goes when the toast goes (closed here), then the list is read again.
+    await user.click(within(panel).getByRole('button', { name: 'Delete Briefing' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
+    await waitFor(() => expect(deletes()).toEqual(['/api/weekly-templates/a']));
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([url, init]) => url === '/api/weekly-templates' && !init?.method)).toHaveLength(2));
+    expect(within(panel).queryByText('Briefing')).toBeNull();
 
     await user.click(within(panel).getByRole('button', { name: 'Delete Patrol' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss notification' }));
     expect(await screen.findByText('Failed to delete template')).toBeTruthy();
+    expect(screen.getByText('Template not found')).toBeTruthy();
+    expect(await within(panel).findByText('Patrol')).toBeTruthy();
+  });
+
+  it('says whether each template repeats, and edits one in place (PATCH with the whole template)', async () => {
+    const user = userEvent.setup();
+    let templates: WeeklyTemplate[] = [template('a', 'Briefing', '07:00', 1), { ...template('b', 'Dentist', '15:30', 1), isRepeating: false }];
+    const fetchMock = mockFetch({
+      'GET /api/weekly-templates': () => json(templates),
+      [`GET /api/schedule/${today}`]: () => json([]),
+      'PATCH /api/weekly-templates/a': (init) => {
+        const body = JSON.parse(String(init?.body)) as Omit<WeeklyTemplate, 'id'>;
+        templates = templates.map((t) => (t.id === 'a' ? { ...body, id: 'a' } : t));
+        return json(templates[0]);
+      },
+    });
+    renderWithProviders(<WeeklyScheduleScreen />);
+    const panel = await screen.findByRole('tabpanel');
+    const briefing = (await within(panel).findByText('Briefing')).closest('li')!;
+    const dentist = within(panel).getByText('Dentist').closest('li')!;
+    expect(within(briefing).getByText('WEEKLY')).toBeTruthy();
+    expect(within(dentist).getByText('ONE-TIME')).toBeTruthy();
+
+    await user.click(within(briefing).getByRole('button', { name: 'Edit Briefing' }));
+    const form = screen.getByRole('form', { name: 'Edit Briefing' });
+    const title = within(form).getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Morning briefing');
+    await user.click(within(form).getByLabelText('Repeating weekly (uncheck for one-time missions that delete after completion)'));
+    await user.click(within(form).getByRole('button', { name: /Save Changes/ }));
+    expect(await screen.findByText('Template Updated')).toBeTruthy();
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')!;
+    expect(JSON.parse(String(patch[1]!.body))).toEqual({ title: 'Morning briefing', description: '', time: '07:00', isRepeating: false, dayOfWeek: 1 });
+    const edited = (await within(panel).findByText('Morning briefing')).closest('li')!;
+    expect(within(edited).getByText('ONE-TIME')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Edit Briefing' })).toBeNull();
+  });
+
+  it('puts ADD TEMPLATE before the list in the page, so a phone shows it first', async () => {
+    mockFetch({
+      'GET /api/weekly-templates': () => json(Array.from({ length: 12 }, (_, i) => template(`t${i}`, `Task ${i}`, `0${i % 10}:00`, 1))),
+      [`GET /api/schedule/${today}`]: () => json([]),
+    });
+    renderWithProviders(<WeeklyScheduleScreen />);
+    const list = await screen.findByRole('list', { name: 'Monday templates' });
+    const form = screen.getByRole('heading', { name: /ADD TEMPLATE/ });
+    expect(form.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("applies to today: \"Applying...\" while pending, then today's tab shows Today's Mission Log", async () => {

@@ -7,6 +7,7 @@ import {
   GetSchedule,
   ListWeeklyTemplates,
   ListWeeklyTemplatesForDay,
+  UpdateWeeklyTemplate,
 } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import { JsonBody } from '../http/json-body.decorator.js';
@@ -28,6 +29,11 @@ export class WeeklyTemplatesController {
   @Post()
   create(@JsonBody() body: Record<string, unknown>) {
     return this.rpc.forward(CreateWeeklyTemplate, body);
+  }
+
+  @Patch(':id')
+  update(@Param('id') id: string, @JsonBody() body: Record<string, unknown>) {
+    return this.rpc.forward(UpdateWeeklyTemplate, { ...body, id });
   }
 
   @Delete(':id')

@@ -7,6 +7,7 @@ import {
   GetSchedule,
   ListWeeklyTemplates,
   ListWeeklyTemplatesForDay,
+  UpdateWeeklyTemplate,
   dayOfWeekOf,
   type RpcRequest,
   type ScheduleItem,
@@ -39,6 +40,14 @@ export class ScheduleHandlers {
   @Handles(CreateWeeklyTemplate)
   async createTemplate(request: RpcRequest<typeof CreateWeeklyTemplate>): Promise<WeeklyTemplate> {
     return toWeeklyTemplate(await this.templates.create(request));
+  }
+
+  @Handles(UpdateWeeklyTemplate)
+  async updateTemplate(request: RpcRequest<typeof UpdateWeeklyTemplate>): Promise<WeeklyTemplate> {
+    const { id, ...values } = request;
+    const row = await this.templates.update(id, values);
+    if (!row) throw RpcFailure.notFound('Template not found');
+    return toWeeklyTemplate(row);
   }
 
   @Handles(DeleteWeeklyTemplate)

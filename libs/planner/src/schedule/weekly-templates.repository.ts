@@ -25,6 +25,19 @@ export class WeeklyTemplatesRepository {
     return row;
   }
 
+  /** Replaces a template's fields; undefined when there is no such template. */
+  async update(
+    id: string,
+    values: { title: string; description?: string; time: string; dayOfWeek: number; isRepeating: boolean },
+  ): Promise<WeeklyTemplateRow | undefined> {
+    const [row] = await this.db
+      .update(weeklyTemplates)
+      .set({ ...values, description: values.description ?? null })
+      .where(eq(weeklyTemplates.id, id))
+      .returning();
+    return row;
+  }
+
   async remove(id: string): Promise<boolean> {
     return (await this.db.delete(weeklyTemplates).where(eq(weeklyTemplates.id, id)).returning({ id: weeklyTemplates.id })).length > 0;
   }

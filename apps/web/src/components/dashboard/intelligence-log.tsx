@@ -1,11 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
+import { useDraft } from '../../lib/drafts';
 import { journalEntryBody, useCreateJournalEntry } from '../../lib/journal';
 import { BookIcon, LockIcon } from '../icons';
 import { Panel } from '../screen-frame';
 
 /** INTELLIGENCE LOG (spec section 2.5): a quick journal entry, content only. */
 export function IntelligenceLogCard() {
-  const [content, setContent] = useState('');
+  // Kept on the device as it is typed, until it is stored (see drafts).
+  const [content, setContent, discard] = useDraft('dashboard.intel', '');
   const fieldId = useId();
   const create = useCreateJournalEntry();
   const body = journalEntryBody(content);
@@ -13,7 +15,7 @@ export function IntelligenceLogCard() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!body || create.isPending) return;
-    create.mutate({ content: body.content }, { onSuccess: () => setContent('') });
+    create.mutate({ content: body.content }, { onSuccess: discard });
   }
 
   return (

@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
+import { useDraft } from '../../lib/drafts';
 import {
   ALREADY_EXISTS_TOAST,
   isInCustomPool,
@@ -101,8 +103,6 @@ export function MissionGeneratorCard() {
         <CardLoading />
       ) : missions.isError ? (
         <LoadError error={missions.error} onRetry={() => void missions.refetch()} retrying={missions.isFetching} />
-      ) : missions.data.length === 0 ? (
-        <EmptyState>No custom missions yet</EmptyState>
       ) : (
         <CustomMissionList missions={missions.data} />
       )}
@@ -112,10 +112,12 @@ export function MissionGeneratorCard() {
 
 function CustomMissionList({ missions }: { missions: CustomMission[] }) {
   const remove = useDeleteMission();
-  const deletingId = remove.isPending ? remove.variables : undefined;
+  // Missions removed a moment ago, while UNDO is offered, are out of the list.
+  const shown = withoutPending(missions, usePendingDeletes('mission'));
+  if (shown.length === 0) return <EmptyState>No custom missions yet</EmptyState>;
   return (
     <ul className="max-h-48 space-y-2 overflow-y-auto pr-1" aria-label="Your custom missions">
-      {missions.map((mission) => (
+      {shown.map((mission) => (
         <li key={mission.id} className="flex items-start gap-2 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
           <div className="min-w-0 flex-1">
             <p className="break-words font-semibold text-ink">{mission.title}</p>
@@ -126,8 +128,7 @@ function CustomMissionList({ missions }: { missions: CustomMission[] }) {
             className="-my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-md text-lg text-muted hover:bg-hero-red-deep/20 hover:text-hero-red disabled:cursor-wait disabled:opacity-50"
             aria-label={`Delete ${mission.title}`}
             title="Delete mission"
-            disabled={deletingId === mission.id}
-            onClick={() => remove.mutate(mission.id)}
+            onClick={() => remove(mission.id)}
           >
             <TrashIcon />
           </button>
@@ -137,10 +138,15 @@ function CustomMissionList({ missions }: { missions: CustomMission[] }) {
   );
 }
 
+const EMPTY_MISSION = { title: '', description: '' };
+
 function NewMissionForm({ custom }: { custom: CustomMission[] | undefined }) {
-  const [open, setOpen] = useState(false);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
+  const [draft, setDraft, discard] = useDraft('dashboard.mission', EMPTY_MISSION);
+  const { title, description } = draft;
+  const setTitle = (value: string) => setDraft((current) => ({ ...current, title: value }));
+  const setDescription = (value: string) => setDraft((current) => ({ ...current, description: value }));
+  // A kept draft opens the form, so the owner sees it again.
+  const [open, setOpen] = useState(() => Boolean(title || description));
   const formId = useId();
   const create = useCreateMission();
   const body = missionBody(title, description);
@@ -152,12 +158,7 @@ function NewMissionForm({ custom }: { custom: CustomMission[] | undefined }) {
       toast({ ...ALREADY_EXISTS_TOAST, variant: 'destructive' });
       return;
     }
-    create.mutate(body, {
-      onSuccess: () => {
-        setTitle('');
-        setDescription('');
-      },
-    });
+    create.mutate(body, { onSuccess: discard });
   }
 
   return (

@@ -5,6 +5,7 @@ import {
   useCompleteScheduleItem,
   useTodaySchedule,
 } from '../../lib/schedule';
+import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
 import { formatTime12h, sortByTime, useDayTemplates } from '../../lib/weekly-templates';
 import { CalendarIcon, CheckIcon, ClockIcon } from '../icons';
 import { Panel } from '../screen-frame';
@@ -26,6 +27,8 @@ function MissionScheduleContent() {
   const date = todayUtcDate();
   const schedule = useTodaySchedule(date);
   const templates = useDayTemplates(todayUtcWeekday());
+  // A template deleted a moment ago (UNDO still offered) is not offered here.
+  const deletingTemplates = usePendingDeletes('template');
   const apply = useApplyTemplates('dashboard');
   const complete = useCompleteScheduleItem();
   const completingId = complete.isPending ? complete.variables : undefined;
@@ -63,7 +66,8 @@ function MissionScheduleContent() {
 
   if (templates.isPending) return <CardLoading>Loading templates...</CardLoading>;
   if (templates.isError) return <LoadError error={templates.error} onRetry={() => void templates.refetch()} retrying={templates.isFetching} />;
-  if (templates.data.length === 0) {
+  const offered = withoutPending(templates.data, deletingTemplates);
+  if (offered.length === 0) {
     return (
       <EmptyState icon={<CalendarIcon />}>
         No Schedule Today - Create templates in SCHEDULE section, then apply them to today.
@@ -75,7 +79,7 @@ function MissionScheduleContent() {
     <div>
       <p className="mb-3 font-semibold text-muted">No active missions. Available templates:</p>
       <ul className="mb-4 space-y-2">
-        {sortByTime(templates.data).map((template) => (
+        {sortByTime(offered).map((template) => (
           <li key={template.id} className="flex items-center gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
             <span className="badge shrink-0 gap-1 bg-panel-2 text-hero-cyan">
               <ClockIcon />

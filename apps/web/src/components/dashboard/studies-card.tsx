@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
+import { useDraft } from '../../lib/drafts';
 import { studyBody, useCompleteStudy, useCreateStudy, useDeleteStudy, useStudies, type Study } from '../../lib/studies';
 import { TextField } from '../form-fields';
 import { ArchiveIcon, CapIcon, PlusIcon, TrashIcon } from '../icons';
@@ -12,10 +14,13 @@ export function StudiesCard() {
   const complete = useCompleteStudy();
   const remove = useDeleteStudy();
   const completingId = complete.isPending ? complete.variables : undefined;
-  const deletingId = remove.isPending ? remove.variables : undefined;
-  const [formOpen, setFormOpen] = useState(false);
+  // Studies deleted a moment ago, while UNDO is offered, are out of the list.
+  const deleting = usePendingDeletes('study');
+  const [draft, setDraft, discardDraft] = useDraft('dashboard.study', EMPTY_STUDY);
+  // A kept draft opens the form, so the owner sees it again.
+  const [formOpen, setFormOpen] = useState(() => Boolean(draft.subject || draft.endGoal));
   const formId = useId();
-  const active = studies.data?.filter((s) => !s.completed) ?? [];
+  const active = withoutPending(studies.data?.filter((s) => !s.completed) ?? [], deleting);
 
   return (
     <Panel
@@ -42,9 +47,8 @@ export function StudiesCard() {
               key={study.id}
               study={study}
               completing={completingId === study.id}
-              deleting={deletingId === study.id}
               onComplete={() => complete.mutate(study.id)}
-              onDelete={() => remove.mutate(study.id)}
+              onDelete={() => remove(study.id)}
             />
           ))}
         </ul>
@@ -59,7 +63,7 @@ export function StudiesCard() {
         <PlusIcon />
         Add New Study
       </button>
-      {formOpen ? <NewStudyForm id={formId} /> : null}
+      {formOpen ? <NewStudyForm id={formId} draft={draft} setDraft={setDraft} discard={discardDraft} /> : null}
     </Panel>
   );
 }
@@ -67,13 +71,11 @@ export function StudiesCard() {
 function StudyItem({
   study,
   completing,
-  deleting,
   onComplete,
   onDelete,
 }: {
   study: Study;
   completing: boolean;
-  deleting: boolean;
   onComplete: () => void;
   onDelete: () => void;
 }) {
@@ -83,7 +85,7 @@ function StudyItem({
         type="checkbox"
         className="mt-1 h-5 w-5 shrink-0 cursor-pointer disabled:cursor-wait"
         checked={completing}
-        disabled={completing || deleting}
+        disabled={completing}
         onChange={() => {
           if (!completing) onComplete();
         }}
@@ -99,7 +101,7 @@ function StudyItem({
         className="-my-1 flex h-10 w-10 shrink-0 items-center justify-center rounded-md text-lg text-muted hover:bg-hero-red-deep/20 hover:text-hero-red disabled:cursor-wait disabled:opacity-50"
         aria-label={`Delete ${study.subject}`}
         title="Delete study"
-        disabled={deleting || completing}
+        disabled={completing}
         onClick={onDelete}
       >
         <TrashIcon />
@@ -108,21 +110,31 @@ function StudyItem({
   );
 }
 
-function NewStudyForm({ id }: { id: string }) {
-  const [subject, setSubject] = useState('');
-  const [endGoal, setEndGoal] = useState('');
+const EMPTY_STUDY = { subject: '', endGoal: '' };
+type StudyDraft = typeof EMPTY_STUDY;
+
+/** The new study's fields; their draft is held by the card, so closing the form keeps it. */
+function NewStudyForm({
+  id,
+  draft,
+  setDraft,
+  discard,
+}: {
+  id: string;
+  draft: StudyDraft;
+  setDraft: (next: (current: StudyDraft) => StudyDraft) => void;
+  discard: () => void;
+}) {
+  const { subject, endGoal } = draft;
+  const setSubject = (value: string) => setDraft((current) => ({ ...current, subject: value }));
+  const setEndGoal = (value: string) => setDraft((current) => ({ ...current, endGoal: value }));
   const create = useCreateStudy();
   const body = studyBody(subject, endGoal);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!body || create.isPending) return;
-    create.mutate(body, {
-      onSuccess: () => {
-        setSubject('');
-        setEndGoal('');
-      },
-    });
+    create.mutate(body, { onSuccess: discard });
   }
 
   return (

@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { Target } from '@vault/contracts';
+import { useDraft } from '../../lib/drafts';
 import { newTargetBody, useCreateTarget, useTargets, useToggleTarget } from '../../lib/targets';
 import { PlusIcon, TargetIcon } from '../icons';
 import { Panel } from '../screen-frame';
@@ -52,7 +53,8 @@ function TargetItem({ target, busy, onToggle }: { target: Target; busy: boolean;
 }
 
 function NewTargetInput() {
-  const [title, setTitle] = useState('');
+  // Kept on the device as it is typed, until it is added (see drafts).
+  const [title, setTitle, discard] = useDraft('dashboard.target', '');
   const inputId = useId();
   const create = useCreateTarget('dashboard');
   const body = newTargetBody(title);
@@ -60,7 +62,7 @@ function NewTargetInput() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!body || create.isPending) return;
-    create.mutate(body, { onSuccess: () => setTitle('') });
+    create.mutate(body, { onSuccess: discard });
   }
 
   return (

@@ -1,0 +1,32 @@
+// A vault of a test file's own, started fresh in the project's mode for the
+// file's worker and removed after it: for tests that fill a vault with data
+// or destroy it, so that the shared vaults' tests (some of which start from an
+// empty vault) never see it.
+import { test as vaultTest } from './fixtures.ts';
+import type { Mode, ModeName, OwnerAccount } from './modes.ts';
+import { startDistributed, startEmbedded } from './stacks.ts';
+
+/**
+ * A `test` whose pages talk to a private vault of `owner` (its tests sign in
+ * as that owner, not the project's `owner` option), on `ports`
+ * (one per mode; the distributed services use +101 to +105). The shared
+ * vaults use 3301 and 3302.
+ */
+export function withPrivateVault(owner: OwnerAccount, ports: Record<ModeName, number>) {
+  return vaultTest.extend<{}, { privateVault: { baseURL: string } }>({
+    privateVault: [
+      async ({}, use, workerInfo) => {
+        const name: ModeName = workerInfo.project.name === 'distributed' ? 'distributed' : 'embedded';
+        const mode: Mode = { name, port: ports[name], owner };
+        const stack = name === 'embedded' ? await startEmbedded(mode) : await startDistributed(mode);
+        try {
+          await use({ baseURL: stack.baseURL });
+        } finally {
+          await stack.stop();
+        }
+      },
+      { scope: 'worker', timeout: 240_000 },
+    ],
+    baseURL: async ({ privateVault }, use) => use(privateVault.baseURL),
+  });
+}
