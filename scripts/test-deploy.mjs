@@ -275,6 +275,14 @@ const cases = [
         equal(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: fullname('gateway') }, 'HPA target');
         equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, undefined, 'an autoscaled gateway leaves replicas to the HPA');
       });
+      check('production: a stopping gateway pod keeps serving for preStopSeconds (endpoints removed first), within its grace period; the services have no such wait', () => {
+        const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
+        equal(gateway.containers[0].lifecycle?.preStop, { exec: { command: ['sleep', '5'] } }, 'gateway preStop');
+        assert(gateway.terminationGracePeriodSeconds >= 5 + 15, `terminationGracePeriodSeconds ${gateway.terminationGracePeriodSeconds} leaves too little after the preStop wait`);
+        for (const app of APPS.filter((a) => a !== 'gateway')) equal(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].lifecycle, undefined, `${app} lifecycle`);
+        // One replica per service here: a budget would block every drain.
+        equal(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name), [fullname('gateway')], 'budgets with one replica per service');
+      });
       check('production: the gateway answers the ingress host only (VAULT_ALLOWED_HOSTS; 421 to any other Host)', () => {
         equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS, 'vault.acme.example', 'VAULT_ALLOWED_HOSTS');
       });
@@ -361,6 +369,19 @@ for (const c of cases) {
 
 process.stdout.write('\nother values\n');
 const variants = [
+  {
+    name: 'services with 2 replicas: a PodDisruptionBudget each (one pod evicted at a time); one replica, none; preStopSeconds=0 leaves the gateway no wait',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'services.auth.replicas=2,services.journal.replicas=3,gateway.preStopSeconds=0'],
+    expect: (objects) => {
+      const budgets = objects.filter((o) => o.kind === 'PodDisruptionBudget');
+      equal(budgets.map((o) => o.metadata.name).sort(), [fullname('auth-svc'), fullname('gateway'), fullname('journal-svc')], 'budgets');
+      for (const app of ['auth-svc', 'journal-svc']) {
+        const budget = named(objects, 'PodDisruptionBudget', fullname(app));
+        equal(budget.spec, { maxUnavailable: 1, selector: { matchLabels: named(objects, 'Deployment', fullname(app)).spec.selector.matchLabels } }, `${app} budget`);
+      }
+      equal(named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].lifecycle.preStop.exec.command, ['sleep', '0'], 'gateway preStop');
+    },
+  },
   {
     name: 'production without policies, Ingress, HPA or budget',
     args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'networkPolicy.enabled=false,ingress.enabled=false,ingress.tls.enabled=false,gateway.autoscaling.enabled=false,gateway.podDisruptionBudget.enabled=false'],
@@ -588,9 +609,9 @@ for (const app of APPS) {
     assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
     const { preamble, stages } = dockerfileStages(app);
     equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
-    assert(stages.length >= 2, 'a single stage: build tools and dev dependencies would ship');
+    equal(stages.map((s) => s.from), ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', 'FROM deps'], 'the stages: build, the shared layer, this app');
+    equal(stages[1].lines, ['COPY --from=build /rootfs/deps/ /'], 'the shared layer holds the staged dependencies only');
     const last = stages.at(-1);
-    equal(last.from, 'FROM ${BASE_IMAGE}', 'the last stage starts from the base again');
     assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), 'a HEALTHCHECK (health is the app\'s own endpoint, probed by the orchestrator)');
     const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
     equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
@@ -606,9 +627,9 @@ for (const app of APPS) {
     equal(staged.find((spec) => spec.startsWith('gateway')), 'gateway+apps/web/dist', 'the web app (apps/web/dist) goes with the gateway');
   });
 }
-check('apps/*/Dockerfile: the same build stage in all six (one workspace build serves them all)', () => {
-  const first = (app) => JSON.stringify(dockerfileStages(app).stages[0]);
-  for (const app of APPS) equal(first(app), first(APPS[0]), `${app}'s build stage`);
+check('apps/*/Dockerfile: the same build and shared-layer stages in all six (one workspace build, one dependency layer)', () => {
+  const shared = (app) => JSON.stringify(dockerfileStages(app).stages.slice(0, 2));
+  for (const app of APPS) equal(shared(app), shared(APPS[0]), `${app}'s build and deps stages`);
 });
 check('.dockerignore: no node_modules, builds or local data in the build context', () => {
   const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());

@@ -4,7 +4,9 @@
 // checks them and removes the containers.
 //
 //   1. the base image when it is missing (scripts/containers/base-image.sh)
-//   2. localhost/vault-<app>:<tag> for each app (apps/<app>/Dockerfile)
+//   2. localhost/vault-<app>:<tag> for each app (build-images.mjs: the images of
+//      apps/<app>/Dockerfile, from the workspace built here, layers made only
+//      when their inputs change)
 //   3. the migrations: `node dist/main.js migrate` with each service's image
 //   4. the six containers, read-only root filesystem, a tmpfs at /tmp, uid
 //      10001, no capabilities, on the host's network (gateway on 3500,
@@ -27,11 +29,12 @@
 // Settings of buildah and podman: scripts/containers/env.sh.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { buildImages, containersEnv } from './build-images.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -58,13 +61,8 @@ const container = (app) => `vault-images-${app}`;
 
 // ---------------------------------------------------------------- plumbing
 
-/** The environment of scripts/containers/env.sh: plain buildah and podman then use the project's settings. */
-const settings = spawnSync('bash', ['-c', '. scripts/containers/env.sh && node -p "JSON.stringify(process.env)"'], { cwd: root, encoding: 'utf8' });
-if (settings.status !== 0) {
-  process.stderr.write(settings.stderr);
-  process.exit(1);
-}
-const env = JSON.parse(settings.stdout);
+/** The environment of scripts/containers/env.sh, as build-images.mjs chose it (the same image store). */
+const env = containersEnv();
 const logs = join(env.VAULT_CONTAINERS_DIR, 'logs');
 mkdirSync(logs, { recursive: true });
 
@@ -133,44 +131,15 @@ process.on('SIGINT', () => {
 
 // ---------------------------------------------------------------- 1, 2: images
 
-/**
- * The build context: a copy of the work tree as it is now (what git tracks or would, less what
- * it ignores), so that the six builds see the same sources even while files change, and share
- * one build stage. Timestamps are kept: an unchanged tree hits the layer cache of the last run.
- */
-function snapshotContext() {
-  const context = join(env.VAULT_CONTAINERS_DIR, 'context');
-  rmSync(context, { recursive: true, force: true });
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (listed.status !== 0) fail(`git ls-files: ${listed.stderr}`);
-  for (const file of new Set(listed.stdout.split('\0').filter(Boolean))) {
-    const from = join(root, file);
-    if (!existsSync(from) || !lstatSync(from).isFile()) continue;
-    mkdirSync(dirname(join(context, file)), { recursive: true });
-    cpSync(from, join(context, file), { preserveTimestamps: true });
-  }
-  return context;
-}
-
 const started = Date.now();
 const report = { images: [], checks: [] };
 if (!args.has('--skip-build')) {
-  say('base image ...');
-  const base = quiet('bash', ['scripts/containers/base-image.sh']);
-  if (base.status !== 0) fail(`base-image.sh failed:\n${base.stderr}`);
-  const baseImage = base.stdout.trim().split('\n').pop();
-  say(`base ${baseImage}`);
-  const context = snapshotContext();
-  // buildah's RUN steps get 1024 open files unless told (npm install opens more): the machine's own limit.
-  const nofile = quiet('bash', ['-c', 'ulimit -Hn']).stdout.trim();
-  for (const { app } of APPS) {
-    process.stdout.write(`images: building ${image(app)} ... `);
-    const { seconds } = logged(`build-${app}`, 'buildah', [
-      'bud', '--layers', '--network', 'host', '--ulimit', `nofile=${nofile}:${nofile}`, '--build-arg', `BASE_IMAGE=${baseImage}`,
-      '-f', join(context, 'apps', app, 'Dockerfile'), '-t', image(app), context,
-    ]);
-    process.stdout.write(`${seconds.toFixed(0)} s\n`);
-    report.images.push({ app, seconds });
+  // The base, the shared dependency layer and a thin layer per app, each made only when its inputs changed.
+  try {
+    const { timings } = buildImages({ tag: TAG, log: say });
+    for (const { app } of APPS) report.images.push({ app, seconds: timings[app] ?? 0 });
+  } catch (error) {
+    fail(error.message);
   }
 } else {
   for (const { app } of APPS) report.images.push({ app, seconds: null });

@@ -1,37 +1,48 @@
 #!/usr/bin/env node
-// Lays out apps of the built workspace as the files of their images, each
-// under OUT/<app>, to be copied to / by the image's last stage:
+// Lays out the files of the six images from the built workspace, in two parts,
+// so that the big one is shared and the small ones change with the code:
 //
-//   app/package.json        the app's (an ES module package)
-//   app/dist/               the app's build: `node dist/main.js` from /app
-//   app/node_modules/       production dependencies only (npm install --omit=dev
-//                           --workspace, from package-lock.json), @vault/* linked to
-//   app/libs/<lib>/         the workspace libraries it uses: package.json and their
+//   OUT/deps/             the shared layer, the same in every image:
+//     app/node_modules/     the production dependencies of all the apps staged
+//                           (npm install --omit=dev, from package-lock.json), with
+//                           @vault/<lib> linked to ../../libs/<lib> (each app's
+//                           layer brings the libraries it runs)
+//     etc/passwd, group     the base's, plus the user vault (10001), as the chart runs it
+//   OUT/<app>/            one app's own layer:
+//     app/package.json      the app's (an ES module package)
+//     app/dist/             its build: `node dist/main.js` from /app
+//     app/libs/<lib>/       the workspace libraries it uses: package.json and their
 //                           "files" (dist, migrations)
-//   app/<path>              each extra path, where it is in the repository (the
+//     app/<path>            each extra path, where it is in the repository (the
 //                           gateway's apps/web/dist: where it looks by default)
-//   etc/passwd, etc/group   the base's, plus the user vault (10001), as the chart runs it
 //
-//   node scripts/containers/stage-app.mjs OUT <app>[+<extra path>...] ...
+//   node scripts/containers/stage-app.mjs OUT [--only deps|apps] [--etc-from DIR] <app>[+<extra path>...] ...
 //   node scripts/containers/stage-app.mjs /rootfs gateway+apps/web/dist auth-svc
 //
-// Run by the build stage of apps/*/Dockerfile, after `npm install` and the
-// build, for all six apps at once: the stage is the same in each Dockerfile,
-// so one build serves the six images.
+// Run by the build stage of apps/*/Dockerfile (both parts; /etc is the base
+// image's there), and by build-images.mjs on this machine, which stages the
+// dependencies only when the lockfile changes (--only deps, with the base
+// image's /etc) and the apps on every build (--only apps).
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const UID = 10001;
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const [out, ...specs] = process.argv.slice(2);
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { only: { type: 'string' }, 'etc-from': { type: 'string', default: '/' } },
+});
+const [out, ...specs] = positionals;
 const apps = specs.map((spec) => {
   const [app, ...extra] = spec.split('+');
   return { app, extra };
 });
-if (!out || apps.length === 0 || apps.some(({ app }) => !existsSync(join(root, 'apps', app, 'dist/main.js')))) {
-  process.stderr.write('usage: stage-app.mjs <out> <app under apps/, built>[+<extra path>...] ...\n');
+const parts = options.only ? [options.only] : ['deps', 'apps'];
+if (!out || apps.length === 0 || !parts.every((p) => ['deps', 'apps'].includes(p)) || apps.some(({ app }) => !existsSync(join(root, 'apps', app, 'package.json')))) {
+  process.stderr.write('usage: stage-app.mjs <out> [--only deps|apps] [--etc-from DIR] <app under apps/>[+<extra path>...] ...\n');
   process.exit(2);
 }
 const json = (path) => JSON.parse(readFileSync(path, 'utf8'));
@@ -42,67 +53,94 @@ const workspaces = rootManifest.workspaces.flatMap((pattern) => {
     .map((name) => join(parent, name))
     .filter((workspace) => existsSync(join(root, workspace, 'package.json')));
 });
+const workspaceOf = new Map(workspaces.map((w) => [json(join(root, w, 'package.json')).name, w]));
 
-function npmInstall(cwd, app) {
-  const args = ['install', '--prefer-offline', '--omit=dev', '--workspace', `apps/${app}`, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
+/** The workspace libraries an app runs: its @vault/* dependencies and theirs. */
+function libsOf(app) {
+  const found = new Set();
+  const visit = (workspace) => {
+    for (const name of Object.keys(json(join(root, workspace, 'package.json')).dependencies ?? {})) {
+      const dependency = workspaceOf.get(name);
+      if (!dependency || found.has(dependency)) continue;
+      if (!dependency.startsWith('libs/')) throw new Error(`${app}: depends on the app ${dependency}; only libraries are staged`);
+      found.add(dependency);
+      visit(dependency);
+    }
+  };
+  visit(`apps/${app}`);
+  return [...found].sort();
+}
+
+function npm(cwd, args) {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} (${app}) exited with ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} exited with ${code}`))));
   });
 }
 
-async function stage({ app, extra }) {
+/** The shared layer: one production install for all the apps, laid out at /app. */
+async function stageDeps() {
+  const work = join(out, 'deps.install');
+  const target = join(out, 'deps');
+  rmSync(work, { recursive: true, force: true });
+  rmSync(target, { recursive: true, force: true });
+  // Every workspace's manifest (so the lockfile reads as it is), then the apps' production tree.
+  for (const file of ['package.json', 'package-lock.json', ...workspaces.map((w) => join(w, 'package.json'))]) cpSync(join(root, file), join(work, file));
+  await npm(work, ['install', '--prefer-offline', '--omit=dev', ...apps.flatMap(({ app }) => ['--workspace', `apps/${app}`]), '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
+
+  mkdirSync(join(target, 'app'), { recursive: true });
+  cpSync(join(work, 'node_modules'), join(target, 'app/node_modules'), { recursive: true, verbatimSymlinks: true });
+  // Links to the apps themselves go (each image's app is /app); links to libraries stay.
+  const scope = join(target, 'app/node_modules/@vault');
+  for (const name of readdirSync(scope)) {
+    if (!readlinkSync(join(scope, name)).startsWith('../../libs/')) rmSync(join(scope, name));
+  }
+  // A dependency npm had to nest under a workspace (a second version) stays beside it.
+  for (const workspace of workspaces) {
+    const nested = join(work, workspace, 'node_modules');
+    if (!existsSync(nested) || !lstatSync(nested).isDirectory()) continue;
+    if (!workspace.startsWith('libs/')) throw new Error(`${workspace} has dependencies of its own version (${nested}): not supported in the shared layer`);
+    cpSync(nested, join(target, 'app', workspace, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  }
+  rmSync(work, { recursive: true, force: true });
+
+  // The user the images run as, named, so that tools in the container show who it is.
+  mkdirSync(join(target, 'etc'));
+  const passwd = readFileSync(join(options['etc-from'], 'etc/passwd'), 'utf8').trimEnd();
+  const group = readFileSync(join(options['etc-from'], 'etc/group'), 'utf8').trimEnd();
+  writeFileSync(join(target, 'etc/passwd'), `${passwd}\nvault:x:${UID}:${UID}:Vault:/nonexistent:/usr/sbin/nologin\n`);
+  writeFileSync(join(target, 'etc/group'), `${group}\nvault:x:${UID}:\n`);
+  process.stdout.write(`stage-app: shared dependencies of ${apps.map((a) => a.app).join(', ')} in ${target}\n`);
+}
+
+/** One app's layer: its manifest and build at /app, its libraries' built files under /app/libs. */
+function stageApp({ app, extra }) {
+  if (!existsSync(join(root, 'apps', app, 'dist/main.js'))) throw new Error(`${app} is not built (apps/${app}/dist/main.js)`);
   const target = join(out, app, 'app');
   rmSync(join(out, app), { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-
-  // Every workspace's manifest (so the lockfile reads as it is), then only the app's production tree.
-  for (const file of ['package.json', 'package-lock.json', ...workspaces.map((w) => join(w, 'package.json'))]) cpSync(join(root, file), join(target, file));
-  await npmInstall(target, app);
-
-  // The workspaces npm linked are the ones the app runs: keep their built files, drop the others.
-  const scope = join(target, 'node_modules/@vault');
-  const linked = new Set(readdirSync(scope).map((name) => relative(target, join(scope, readlinkSync(join(scope, name))))));
-  for (const workspace of workspaces) {
-    if (!linked.has(workspace)) rmSync(join(target, workspace), { recursive: true, force: true });
-    else if (workspace !== `apps/${app}`) {
-      for (const file of json(join(root, workspace, 'package.json')).files ?? ['dist']) {
-        if (existsSync(join(root, workspace, file))) cpSync(join(root, workspace, file), join(target, workspace, file), { recursive: true });
-      }
+  writeFileSync(join(target, 'package.json'), `${JSON.stringify(json(join(root, 'apps', app, 'package.json')), null, 2)}\n`);
+  cpSync(join(root, 'apps', app, 'dist'), join(target, 'dist'), { recursive: true });
+  const libs = libsOf(app);
+  for (const lib of libs) {
+    const manifest = json(join(root, lib, 'package.json'));
+    mkdirSync(join(target, lib), { recursive: true });
+    cpSync(join(root, lib, 'package.json'), join(target, lib, 'package.json'));
+    for (const file of manifest.files ?? ['dist']) {
+      if (existsSync(join(root, lib, file))) cpSync(join(root, lib, file), join(target, lib, file), { recursive: true });
     }
   }
-
-  // The app itself at the top: /app/package.json and /app/dist.
-  const manifest = json(join(root, 'apps', app, 'package.json'));
-  rmSync(join(target, 'apps', app), { recursive: true, force: true });
-  rmSync(join(scope, manifest.name.split('/')[1]), { force: true });
-  rmSync(join(target, 'package-lock.json'));
-  writeFileSync(join(target, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  cpSync(join(root, 'apps', app, 'dist'), join(target, 'dist'), { recursive: true });
-  if (readdirSync(join(target, 'apps')).length === 0) rmSync(join(target, 'apps'), { recursive: true });
   for (const path of extra) {
     if (!existsSync(join(root, path))) throw new Error(`${app}: ${path} is missing (not built?)`);
     cpSync(join(root, path), join(target, path), { recursive: true });
   }
-
-  // The user the image runs as, named, so that tools in the container show who it is.
-  mkdirSync(join(out, app, 'etc'));
-  const passwd = readFileSync('/etc/passwd', 'utf8').trimEnd();
-  const group = readFileSync('/etc/group', 'utf8').trimEnd();
-  writeFileSync(join(out, app, 'etc/passwd'), `${passwd}\nvault:x:${UID}:${UID}:Vault:/nonexistent:/usr/sbin/nologin\n`);
-  writeFileSync(join(out, app, 'etc/group'), `${group}\nvault:x:${UID}:\n`);
-  const libs = [...linked].filter((w) => w !== `apps/${app}`).map((w) => w.replace(/^libs\//, ''));
-  process.stdout.write(`stage-app: ${app} in ${join(out, app)} (libs ${libs.join(', ')}${extra.length ? `; ${extra.join(', ')}` : ''})\n`);
+  process.stdout.write(`stage-app: ${app} in ${join(out, app)} (${libs.map((l) => l.replace(/^libs\//, '')).join(', ')}${extra.length ? `; ${extra.join(', ')}` : ''})\n`);
 }
 
-// Three at a time: npm spends most of its time waiting on the cache and the registry.
-const queue = [...apps];
-const workers = Array.from({ length: Math.min(3, queue.length) }, async () => {
-  while (queue.length > 0) await stage(queue.shift());
-});
 try {
-  await Promise.all(workers);
+  if (parts.includes('deps')) await stageDeps();
+  if (parts.includes('apps')) for (const app of apps) stageApp(app);
 } catch (error) {
   process.stderr.write(`stage-app: ${error.message}\n`);
   process.exit(1);

@@ -3,6 +3,7 @@ import { databaseUrlFor, loadProcessConfig, type VaultConfig } from '@vault/host
 import { openConnection } from '@vault/persistence';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { exportCommand, importCommand } from './archive-commands.js';
 import { serviceMigrations } from './domains.js';
 
 const USAGE = `Usage: npm run vault -- <command>
@@ -12,6 +13,13 @@ Commands:
   start-new-vault --erase-confirmed
                  After a self-destruct, start a new, empty vault. Without the
                  flag nothing happens. Set the owner password again afterwards.
+  export FILE [--passphrase-file PATH]
+                 Write the whole vault to FILE: a zip (vault.json, the journal
+                 as Markdown, the photos, manifest.json), or with a passphrase
+                 (the first line of PATH) an age file.
+  import FILE [--passphrase-file PATH]
+                 Restore an export into this vault, which must be empty (a
+                 fresh one, or after start-new-vault). All or nothing.
 
 Stop the embedded vault first: its database serves one vault process at a
 time (the command starts it for itself, and refuses while the vault runs).
@@ -70,6 +78,11 @@ if (command === 'set-password') {
   });
 } else if (command === 'start-new-vault') {
   startNewVault().catch((error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+} else if (command === 'export' || command === 'import') {
+  (command === 'export' ? exportCommand : importCommand)(process.argv.slice(3)).catch((error: Error) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });

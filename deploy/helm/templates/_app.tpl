@@ -82,6 +82,15 @@ spec:
             periodSeconds: 5
             timeoutSeconds: 3
             failureThreshold: 2
+          {{- if eq .component "gateway" }}
+          # Told to stop, the pod leaves the Service's endpoints (kube-proxy, the
+          # ingress controller) only a moment later: it keeps serving meanwhile,
+          # so that no new connection finds it closed, then finishes what is in flight.
+          lifecycle:
+            preStop:
+              exec:
+                command: ["sleep", {{ $v.preStopSeconds | quote }}]
+          {{- end }}
           resources:
             {{- toYaml $v.resources | nindent 12 }}
           securityContext:

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AuthArchiveHandlers } from './archive/auth-archive.handlers.js';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { AUTH_DB, AUTH_MIGRATIONS } from './database.js';
 import { LOCKOUT_OPTIONS, type LockoutOptions } from './lockout/lockout.options.js';
@@ -30,7 +31,7 @@ export class AuthModule {
           migrate: options.migrate,
         }),
       ],
-      controllers: [OwnerHandlers, VaultStateHandlers],
+      controllers: [OwnerHandlers, VaultStateHandlers, AuthArchiveHandlers],
       providers: [
         { provide: OWNER_OPTIONS, useValue: options.owner },
         { provide: LOCKOUT_OPTIONS, useValue: options.lockout },

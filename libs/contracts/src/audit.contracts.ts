@@ -13,6 +13,9 @@ export const ACCESS_ACTIONS = [
   'global_access_enabled',
   'global_access_disabled',
   'self_destruct',
+  // The owner's data leaving (an export) or coming back (a restore), successful or refused.
+  'export',
+  'import',
 ] as const;
 export const AccessAction = z.enum(ACCESS_ACTIONS);
 export type AccessAction = z.infer<typeof AccessAction>;

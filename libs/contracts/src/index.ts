@@ -12,3 +12,4 @@ export * from './journal.contracts.js';
 export * from './media.contracts.js';
 export * from './audit.contracts.js';
 export * from './vault.contracts.js';
+export * from './archive.contracts.js';

@@ -2,6 +2,10 @@ import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '
 import type { Redis } from 'ioredis';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { ArchiveBodies } from './archive/archive-bodies.js';
+import { ArchiveController } from './archive/archive.controller.js';
+import { VaultExporter } from './archive/vault-exporter.js';
+import { VaultImporter } from './archive/vault-importer.js';
 import { ATTEMPT_COUNTER, MemoryAttemptCounter, RedisAttemptCounter } from './auth/login-rate-limit.js';
 import { LocalStrategy } from './auth/local.strategy.js';
 import { AccessRecorder } from './audit/access-recorder.js';
@@ -65,6 +69,7 @@ export class GatewayModule {
         UploadsController,
         PhotosController,
         ObjectsController,
+        ArchiveController,
       ],
       providers: [
         { provide: GATEWAY_OPTIONS, useValue: options },
@@ -86,6 +91,9 @@ export class GatewayModule {
         LoginGuard,
         VaultStateCache,
         SelfDestructService,
+        VaultExporter,
+        VaultImporter,
+        ArchiveBodies,
         // In this order: a destroyed vault refuses before sessions are even looked at.
         { provide: APP_GUARD, useClass: DestroyedGuard },
         { provide: APP_GUARD, useClass: SessionGuard },

@@ -7,3 +7,8 @@ export * from './session/session.store.js';
 export { SESSION_COOKIE } from './session/session-cookie.js';
 export { DEFAULT_LOGIN_RATE_LIMIT, type LoginRateLimit } from './auth/login-rate-limit.js';
 export { SelfDestructService } from './vault/self-destruct.service.js';
+export { VaultExporter, type ExportOptions } from './archive/vault-exporter.js';
+export { VaultImporter } from './archive/vault-importer.js';
+export { ArchiveRefusal } from './archive/archive-refusal.js';
+export { PASSPHRASE_HEADER } from './archive/archive.controller.js';
+export { exportToFile, readPassphraseFile } from './archive/export-file.js';

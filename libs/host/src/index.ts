@@ -7,3 +7,4 @@ export * from './migrate-service.js';
 export * from './run.js';
 export * from './process-requirements.js';
 export * from './process-config.js';
+export * from './backup.js';

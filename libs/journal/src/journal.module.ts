@@ -3,6 +3,7 @@ import { ServiceDatabaseModule } from '@vault/persistence';
 import { DataKeyService, MASTER_KEY } from './crypto/data-key.service.js';
 import { fixedMasterKey, masterKeyFile } from './crypto/master-key-source.js';
 import { JournalEraseHandlers } from './erase/journal-erase.handlers.js';
+import { JournalArchiveHandlers } from './archive/journal-archive.handlers.js';
 import { JOURNAL_DB, JOURNAL_MIGRATIONS } from './database.js';
 import { EntriesRepository } from './entries/entries.repository.js';
 import { JournalHandlers } from './entries/journal.handlers.js';
@@ -26,7 +27,7 @@ export class JournalModule {
       imports: [
         ServiceDatabaseModule.forService({ token: JOURNAL_DB, schema: 'journal', migrationsFolder: JOURNAL_MIGRATIONS, migrate: options.migrate }),
       ],
-      controllers: [JournalHandlers, JournalEraseHandlers],
+      controllers: [JournalHandlers, JournalEraseHandlers, JournalArchiveHandlers],
       providers: [{ provide: MASTER_KEY, useValue: Buffer.isBuffer(options.masterKey) ? fixedMasterKey(options.masterKey) : masterKeyFile(options.masterKey.file) }, DataKeyService, EntriesRepository, JournalService],
     };
   }

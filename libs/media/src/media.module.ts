@@ -1,5 +1,7 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
+import { MediaArchiveHandlers } from './archive/media-archive.handlers.js';
+import { MediaArchiveService } from './archive/media-archive.service.js';
 import { MEDIA_DB, MEDIA_MIGRATIONS } from './database.js';
 import { ErasureWatchRepository } from './erase/erasure-watch.repository.js';
 import { ErasureWatch } from './erase/erasure-watch.js';
@@ -44,7 +46,7 @@ export class MediaModule {
       imports: [
         ServiceDatabaseModule.forService({ token: MEDIA_DB, schema: 'media', migrationsFolder: MEDIA_MIGRATIONS, migrate: options.migrate }),
       ],
-      controllers: [UploadsHandlers, PhotosHandlers, MediaEraseHandlers, ...(file ? [FileUploadController] : [])],
+      controllers: [UploadsHandlers, PhotosHandlers, MediaEraseHandlers, MediaArchiveHandlers, ...(file ? [FileUploadController] : [])],
       providers: [
         { provide: MEDIA_OPTIONS, useValue: options },
         {
@@ -63,6 +65,7 @@ export class MediaModule {
         ErasureWatchRepository,
         ErasureWatch,
         MediaEraser,
+        MediaArchiveService,
       ],
       exports: [MediaEraser],
     };

@@ -5,3 +5,4 @@ export * from './persistence.module.js';
 export * from './service-roles.js';
 export * from './embedded-postgres/index.js';
 export * from './durability-check.js';
+export * from './integrity-violation.js';

@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ServiceDatabaseModule } from '@vault/persistence';
 import { PLANNER_DB, PLANNER_MIGRATIONS } from './database.js';
 import { PlannerEraseHandlers } from './erase/planner-erase.handlers.js';
+import { PlannerArchiveHandlers } from './archive/planner-archive.handlers.js';
+import { PlannerArchiveRepository } from './archive/planner-archive.repository.js';
 import { BalanceHandlers } from './balance/balance.handlers.js';
 import { BalanceRepository } from './balance/balance.repository.js';
 import { ActivitiesHandlers } from './missions/activities.handlers.js';
@@ -33,8 +35,8 @@ export class PlannerModule {
           migrate: options.migrate,
         }),
       ],
-      controllers: [TargetsHandlers, ScheduleHandlers, ActivitiesHandlers, StudiesHandlers, BalanceHandlers, PlannerEraseHandlers],
-      providers: [TargetsRepository, WeeklyTemplatesRepository, ScheduleRepository, ActivitiesRepository, StudiesRepository, BalanceRepository],
+      controllers: [TargetsHandlers, ScheduleHandlers, ActivitiesHandlers, StudiesHandlers, BalanceHandlers, PlannerEraseHandlers, PlannerArchiveHandlers],
+      providers: [TargetsRepository, WeeklyTemplatesRepository, ScheduleRepository, ActivitiesRepository, StudiesRepository, BalanceRepository, PlannerArchiveRepository],
     };
   }
 }

@@ -1,4 +1,5 @@
-import { ClientProxyFactory, ServerNats, Transport, type ClientProxy, type CustomTransportStrategy, type MicroserviceOptions, type NatsOptions } from '@nestjs/microservices';
+import { ClientProxyFactory, Transport, type ClientProxy, type CustomTransportStrategy, type MicroserviceOptions, type NatsOptions } from '@nestjs/microservices';
+import { DrainingServerNats } from './draining-server-nats.js';
 import { InProcessBroker, InProcessClient, InProcessServer } from './in-process.transport.js';
 import { NATS_RECONNECT } from './nats-reconnect.js';
 
@@ -37,5 +38,5 @@ export function microserviceOptions(options: TransportOptions, serviceName: stri
  */
 export function createServer(options: TransportOptions, serviceName: string): CustomTransportStrategy {
   if (options.kind === 'in-process') return new InProcessServer(options.broker);
-  return new ServerNats(natsServerOptions(options.url, serviceName));
+  return new DrainingServerNats(natsServerOptions(options.url, serviceName));
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ServerNats } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
+import { testServers } from '@vault/testing';
 import { createClientProxy, createServer } from '../src/transport-options.js';
-
-const url = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -15,7 +14,8 @@ describe('a service stopping while it answers a request', () => {
   it('answers what it has taken, then closes; what comes after goes to the other replicas', async () => {
     const queue = `graceful-${process.pid}-${Date.now()}`;
     const pattern = `${queue}.slow`;
-    const options = { kind: 'nats' as const, url, timeoutMs: 1500 };
+    // The integration run's NATS: the machine's, or a container's (npm run test:integration:containers).
+    const options = { kind: 'nats' as const, url: testServers().natsUrl, timeoutMs: 1500 };
     const stopping = createServer(options, queue) as ServerNats;
     const staying = createServer(options, queue) as ServerNats;
     const answeredBy: string[] = [];

@@ -9,6 +9,7 @@ import {
   useSelfDestruct,
 } from '../lib/settings';
 import { GlobeIcon, RocketIcon, SlidersIcon, ZapIcon } from './icons';
+import { ExportVaultSection } from './export-vault';
 
 /**
  * The "VAULT SETTINGS" dropdown of the desktop header (spec section 2.4).
@@ -53,6 +54,7 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
               VAULT SETTINGS
             </h2>
             <GlobalAccessSection on={globalAccess} activate={activate} deactivate={deactivate} />
+            <ExportVaultSection />
             <SelfDestructSection armed={armed} setArmed={setArmed} selfDestruct={selfDestruct} />
           </div>
         </Popover.Content>

@@ -9,6 +9,7 @@ import { navigation } from '../lib/navigation';
 import { toast } from '../lib/toast';
 import { vaultTitle } from '../lib/session';
 import { ActivityIcon, EyeIcon, EyeOffIcon, LockIcon, ShieldIcon } from '../components/icons';
+import { RestoreVault } from '../components/restore-vault';
 
 interface LoginBody {
   username: string;
@@ -181,6 +182,7 @@ export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: 
 
         <p className="mt-6 text-center text-sm text-muted">Access restricted to authorized user only</p>
         {footer ? <div className="mt-4 flex justify-center">{footer}</div> : null}
+        <RestoreVault username={username} onRestored={() => navigation.assign('/')} />
       </div>
     </main>
   );

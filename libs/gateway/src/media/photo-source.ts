@@ -16,13 +16,13 @@ const PHOTO_FILE = /^\/(?:.+\/)?photos\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
  * gateway passes them to the browser a chunk at a time and never holds a
  * whole photo, and the bytes never cross the message bus.
  */
-export async function openPhotoSource(source: PhotoSource): Promise<Readable> {
-  return source.kind === 'file' ? openFile(source.path) : openUrl(source.url);
+export async function openPhotoSource(source: PhotoSource, options: { chunkBytes?: number } = {}): Promise<Readable> {
+  return source.kind === 'file' ? openFile(source.path, options.chunkBytes) : openUrl(source.url);
 }
 
-async function openFile(path: string): Promise<Readable> {
+async function openFile(path: string, chunkBytes?: number): Promise<Readable> {
   if (!PHOTO_FILE.test(path)) throw new BadGatewayException('The media service named an invalid photo file');
-  const stream = createReadStream(path);
+  const stream = createReadStream(path, { highWaterMark: chunkBytes });
   try {
     await once(stream, 'open');
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { PhotoSource } from '@vault/contracts';
+import type { PhotoSource, PhotoTarget } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -170,6 +170,11 @@ export class FileObjectStore implements ObjectStore {
   }
 
   async locate(key: string): Promise<PhotoSource> {
+    return { kind: 'file', path: this.pathOf(key) };
+  }
+
+  /** The gateway runs in this process: it writes the upload's file itself (created exclusively, so never over another). */
+  async importTarget(key: string): Promise<PhotoTarget> {
     return { kind: 'file', path: this.pathOf(key) };
   }
 

@@ -1,4 +1,4 @@
-import type { PhotoSource } from '@vault/contracts';
+import type { PhotoSource, PhotoTarget } from '@vault/contracts';
 import type { Readable } from 'node:stream';
 
 /**
@@ -40,6 +40,8 @@ export interface ObjectStore {
   removeOlderThan(prefix: string, before: Date): Promise<number>;
   /** Where the gateway reads an object from (it never crosses the message bus). */
   locate(key: string): Promise<PhotoSource>;
+  /** Where the gateway writes a restored photo's bytes under an upload key, reached from the vault's own network (never a browser). */
+  importTarget(key: string, ttlSeconds: number): Promise<PhotoTarget>;
 }
 
 export interface SignedUpload {

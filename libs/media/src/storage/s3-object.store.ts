@@ -12,7 +12,7 @@ import {
   type _Object,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { PhotoSource } from '@vault/contracts';
+import type { PhotoSource, PhotoTarget } from '@vault/contracts';
 import { ObjectStoreError, UPLOAD_KEY_AT_END, type ObjectStat, type ObjectStore, type SignedUpload } from './object.store.js';
 
 export interface S3StoreOptions {
@@ -143,6 +143,12 @@ export class S3ObjectStore implements ObjectStore {
       expiresIn: READ_URL_TTL_SECONDS,
     });
     return { kind: 'url', url };
+  }
+
+  /** A presigned PUT on the internal endpoint (the gateway's network, like locate's GET), for one object only. */
+  async importTarget(key: string, ttlSeconds: number): Promise<PhotoTarget> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, IfNoneMatch: ONE_OBJECT_ONLY['If-None-Match'] });
+    return { kind: 'url', url: await getSignedUrl(this.client, command, { expiresIn: ttlSeconds }), headers: { ...ONE_OBJECT_ONLY } };
   }
 
   onApplicationShutdown() {

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ExportVaultSection } from './export-vault';
+import { RestoreVault } from './restore-vault';
+import { json, mockFetch, renderWithProviders, text } from '../test/utils';
+
+/** A streamed answer whose chunks the test releases one by one. */
+function streamedArchive() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const response = new Response(body, { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="vault-export-2026-11-24.zip"' } });
+  return { response, push: (size: number) => controller.enqueue(new Uint8Array(size)), end: () => controller.close() };
+}
+
+beforeEach(() => {
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:archive'), revokeObjectURL: vi.fn() }));
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('EXPORT VAULT', () => {
+  it('sends the password (and passphrase) again, shows the bytes received while the archive streams, then saves it', async () => {
+    const user = userEvent.setup();
+    const archive = streamedArchive();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const fetchMock = mockFetch({ 'POST /api/settings/export': () => archive.response });
+    renderWithProviders(<ExportVaultSection />);
+    await user.type(screen.getByLabelText('Owner password'), 'the owner password');
+    await user.type(screen.getByLabelText('Passphrase (optional, encrypts the archive)'), 'a long passphrase');
+    await user.click(screen.getByRole('button', { name: 'EXPORT VAULT' }));
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toEqual({ password: 'the owner password', passphrase: 'a long passphrase' });
+    archive.push(3 * 1024 * 1024);
+    expect(await screen.findByText('EXPORTING... 3.0 MB received')).toBeTruthy();
+    archive.push(1024 * 1024);
+    expect(await screen.findByText('EXPORTING... 4.0 MB received')).toBeTruthy();
+    archive.end();
+    expect(await screen.findByText('Vault Exported')).toBeTruthy();
+    expect(screen.getByText('vault-export-2026-11-24.zip (4.0 MB)')).toBeTruthy();
+    expect(click).toHaveBeenCalledTimes(1);
+    expect((screen.getByLabelText('Owner password') as HTMLInputElement).value).toBe('');
+  });
+
+  it('shows the server\'s reason when the password is refused, and saves nothing', async () => {
+    const user = userEvent.setup();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    mockFetch({ 'POST /api/settings/export': () => text('password: is not the owner password', 403) });
+    renderWithProviders(<ExportVaultSection />);
+    await user.type(screen.getByLabelText('Owner password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'EXPORT VAULT' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('password: is not the owner password');
+    expect(click).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: 'EXPORT VAULT' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('RESTORE A VAULT', () => {
+  /** XMLHttpRequest as the page uses it: the test answers, and reports upload progress. */
+  class FakeUpload {
+    static last: FakeUpload;
+    upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
+    headers: Record<string, string> = {};
+    status = 0;
+    statusText = '';
+    responseText = '';
+    body: unknown;
+    onload?: () => void;
+    onerror?: () => void;
+    constructor() {
+      FakeUpload.last = this;
+    }
+    open(method: string, url: string) {
+      this.headers[':request'] = `${method} ${url}`;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+    getResponseHeader() {
+      return 'text/plain';
+    }
+    send(body: unknown) {
+      this.body = body;
+    }
+    answer(status: number, body: string) {
+      Object.assign(this, { status, responseText: body });
+      this.onload?.();
+    }
+  }
+
+  it('signs in to the empty vault, uploads the archive with its progress and passphrase, and says what came back', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('XMLHttpRequest', FakeUpload);
+    const fetchMock = mockFetch({ 'POST /api/login': () => json({ username: 'owner', name: 'Owner' }) });
+    const restored = vi.fn();
+    renderWithProviders(<RestoreVault username="owner" onRestored={restored} />);
+    await user.click(screen.getByText('RESTORE A VAULT'));
+    const file = new File([new Uint8Array(10)], 'vault-export.zip.age');
+    await user.upload(screen.getByLabelText('Archive (.zip or .zip.age)'), file);
+    await user.type(screen.getByLabelText('Owner password'), 'new vault password');
+    await user.type(screen.getByLabelText('Passphrase (if the archive is encrypted)'), 'pass phrase ünicode');
+    await user.click(screen.getByRole('button', { name: 'RESTORE' }));
+    await waitFor(() => expect(FakeUpload.last?.body).toBe(file));
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toEqual({ username: 'owner', password: 'new vault password' });
+    expect(FakeUpload.last.headers).toMatchObject({ ':request': 'POST /api/settings/restore', 'X-Vault-Passphrase': 'pass%20phrase%20%C3%BCnicode' });
+    FakeUpload.last.upload.onprogress?.({ lengthComputable: true, loaded: 5, total: 10 });
+    expect(((await screen.findByRole('progressbar', { name: 'Restore upload' })) as HTMLProgressElement).value).toBe(0.5);
+    FakeUpload.last.answer(200, JSON.stringify({ restored: { journal: 1000, photos: 20 } }));
+    expect(await screen.findByText('Restored 1000 journal entries and 20 photos.')).toBeTruthy();
+    expect(restored).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows why a vault refuses the archive', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('XMLHttpRequest', FakeUpload);
+    mockFetch({ 'POST /api/login': () => json({ username: 'owner', name: 'Owner' }) });
+    renderWithProviders(<RestoreVault username="owner" onRestored={vi.fn()} />);
+    await user.click(screen.getByText('RESTORE A VAULT'));
+    await user.upload(screen.getByLabelText('Archive (.zip or .zip.age)'), new File([new Uint8Array(4)], 'a.zip'));
+    await user.type(screen.getByLabelText('Owner password'), 'new vault password');
+    await user.click(screen.getByRole('button', { name: 'RESTORE' }));
+    await waitFor(() => expect(FakeUpload.last?.body).toBeDefined());
+    FakeUpload.last.answer(409, 'This vault is not empty (it holds journal): a restore goes into an empty vault only');
+    expect((await screen.findByRole('alert')).textContent).toContain('This vault is not empty (it holds journal): a restore goes into an empty vault only');
+  });
+});

@@ -1,0 +1,70 @@
+import { ApiError, throwIfResNotOk } from './api';
+
+export const EXPORT_ENDPOINT = '/api/settings/export';
+export const RESTORE_ENDPOINT = '/api/settings/restore';
+
+/** How far an export has come: bytes received so far (the archive is made as it streams, so its size is not known ahead). */
+export type ExportProgress = (receivedBytes: number) => void;
+
+/**
+ * Asks for the owner's archive and reads it as it streams, reporting the
+ * bytes received, then hands it to the browser as a download. A refusal
+ * (wrong password: 403) throws an ApiError with the server's reason.
+ */
+export async function downloadExport(body: { password: string; passphrase?: string }, onProgress: ExportProgress): Promise<{ name: string; bytes: number }> {
+  const response = await fetch(EXPORT_ENDPOINT, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await throwIfResNotOk(response);
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'vault-export.zip';
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = response.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    bytes += value.length;
+    onProgress(bytes);
+  }
+  // The browser keeps a large Blob on disk, not in the page's memory.
+  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: response.headers.get('Content-Type') ?? 'application/zip' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { name, bytes };
+}
+
+/**
+ * Sends an archive to an empty vault (the owner is signed in to it), with
+ * the upload's progress (XMLHttpRequest: fetch reports none). Resolves with
+ * the counts restored; a refusal rejects with an ApiError carrying the reason.
+ */
+export function uploadRestore(file: Blob, passphrase: string | undefined, onProgress: (fraction: number) => void): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', RESTORE_ENDPOINT);
+    request.setRequestHeader('Content-Type', 'application/octet-stream');
+    // URI-encoded: a header carries Latin-1 only, a passphrase may be any text.
+    if (passphrase) request.setRequestHeader('X-Vault-Passphrase', encodeURIComponent(passphrase));
+    request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    request.onerror = () => reject(new Error('The upload failed: check the connection and try again'));
+    request.onload = () => {
+      if (request.status === 200) {
+        resolve((JSON.parse(request.responseText) as { restored: Record<string, number> }).restored);
+      } else {
+        reject(new ApiError({ status: request.status, statusText: request.statusText, body: request.responseText, contentType: request.getResponseHeader('Content-Type') ?? '' }));
+      }
+    };
+    request.send(file);
+  });
+}
+
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

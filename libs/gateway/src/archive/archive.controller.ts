@@ -1,0 +1,115 @@
+import { Controller, ForbiddenException, HttpCode, Post, Req, Res, UnsupportedMediaTypeException, BadRequestException } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ExportRequest, GetOwnerProfile, VerifyOwner, describeIssues, type RestoreSummary } from '@vault/contracts';
+import { RAW_BODY_ROUTE, contextLogger } from '@vault/platform';
+import { RpcClient, RpcFailure } from '@vault/transport';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { AccessRecorder } from '../audit/access-recorder.js';
+import { JsonBody } from '../http/json-body.decorator.js';
+import { OwnerOnly } from '../vault/route-flags.js';
+import { VaultStateCache } from '../vault/vault-state.cache.js';
+import { VaultExporter } from './vault-exporter.js';
+import { VaultImporter } from './vault-importer.js';
+
+/** A restore's passphrase travels in this header, URI-encoded (a header holds Latin-1 only): the body is the archive. */
+export const PASSPHRASE_HEADER = 'x-vault-passphrase';
+
+/**
+ * The owner's data in and out. Both routes need the owner's own session
+ * (never a visitor under global access), and each is recorded in the access
+ * log, refused or not.
+ */
+@Controller('api/settings')
+export class ArchiveController {
+  private readonly logger = contextLogger(ArchiveController.name);
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly exporter: VaultExporter,
+    private readonly importer: VaultImporter,
+    private readonly access: AccessRecorder,
+    private readonly state: VaultStateCache,
+  ) {}
+
+  /**
+   * `{password, passphrase?}` → the archive, streamed as it is made (a zip,
+   * or an age file with a passphrase). The password is checked again, with
+   * the same lockout as a sign-in, so a session left open cannot take
+   * everything. The access log records the export once it has been sent.
+   */
+  @OwnerOnly()
+  @Post('export')
+  async export(@JsonBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const parsed = ExportRequest.safeParse(body);
+    if (!parsed.success) throw new BadRequestException(describeIssues(parsed.error));
+    await this.reauthenticate(request, parsed.data.password);
+    const encrypted = parsed.data.passphrase !== undefined;
+    const archive = this.exporter.stream({ passphrase: parsed.data.passphrase });
+    let outcome: 'sent' | 'failed' | undefined;
+    archive.once('end', () => {
+      outcome = 'sent';
+      this.access.record(request, 'export', true);
+    });
+    archive.once('error', (error) => this.logger.error(`The export failed part-way: ${error.message}`));
+    // Failed, or the browser went away before the end: recorded as an export that did not complete.
+    archive.once('close', () => {
+      if (outcome) return;
+      outcome = 'failed';
+      this.access.record(request, 'export', false);
+    });
+    const name = `vault-export-${new Date().toISOString().slice(0, 10)}.zip${encrypted ? '.age' : ''}`;
+    return reply
+      .status(200)
+      .type(encrypted ? 'application/octet-stream' : 'application/zip')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('cache-control', 'no-store')
+      .send(archive);
+  }
+
+  /**
+   * The archive as the raw body (a zip, or an age file with its passphrase
+   * in `X-Vault-Passphrase`) → every record restored, or a 4xx naming why
+   * not and an unchanged, empty vault. Only an empty vault takes one: its
+   * owner signs in with the new vault's own credentials first.
+   */
+  @OwnerOnly()
+  @Post('restore')
+  @RouteConfig({ [RAW_BODY_ROUTE]: true })
+  @HttpCode(200)
+  async restore(@Req() request: FastifyRequest): Promise<RestoreSummary> {
+    if (!(request.body instanceof Readable)) throw new UnsupportedMediaTypeException('The body must be the archive file (application/zip or application/octet-stream)');
+    let passphrase: string | undefined;
+    const header = request.headers[PASSPHRASE_HEADER];
+    if (typeof header === 'string' && header.length > 0) {
+      try {
+        passphrase = decodeURIComponent(header);
+      } catch {
+        throw new BadRequestException(`${PASSPHRASE_HEADER}: must be URI-encoded`);
+      }
+    }
+    try {
+      const { restored, globalAccess } = await this.importer.restore({ body: request.body, passphrase });
+      this.state.set({ destroyed: false, globalAccess });
+      this.access.record(request, 'import', true);
+      return { restored };
+    } catch (error) {
+      this.access.record(request, 'import', false);
+      // What was not read of a refused upload is drained, so the connection can carry the answer.
+      request.body.resume();
+      throw error;
+    }
+  }
+
+  private async reauthenticate(request: FastifyRequest, password: string): Promise<void> {
+    const owner = await this.rpc.send(GetOwnerProfile, {});
+    try {
+      await this.rpc.send(VerifyOwner, { username: owner.username, password, client: { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 1000) } });
+    } catch (error) {
+      this.access.record(request, 'export', false);
+      // Not a 401: the session is fine, only the password re-entered is wrong.
+      if (error instanceof RpcFailure && error.status === 401) throw new ForbiddenException('password: is not the owner password');
+      throw error;
+    }
+  }
+}

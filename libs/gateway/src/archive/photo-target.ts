@@ -1,0 +1,33 @@
+import { BadGatewayException, ServiceUnavailableException } from '@nestjs/common';
+import type { PhotoTarget } from '@vault/contracts';
+import { createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Only media-svc's own layout names a file: `<objects folder>/uploads/<uuid>`. */
+const UPLOAD_FILE = /^\/(?:.+\/)?uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Writes a restored photo's bytes where media-svc reserved them: a new file
+ * of the embedded store (never over another), or a presigned PUT on the
+ * bucket. A photo is at most 10 MB, so the PUT sends it whole with its length.
+ */
+export async function writePhotoTarget(target: PhotoTarget, bytes: Readable, size: number): Promise<void> {
+  if (target.kind === 'file') {
+    if (!UPLOAD_FILE.test(target.path)) throw new BadGatewayException('The media service named an invalid upload file');
+    await pipeline(bytes, createWriteStream(target.path, { flags: 'wx', mode: 0o600 }));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of bytes) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  if (body.length !== size) throw new BadGatewayException('A photo changed size while it was read from the archive');
+  let response: Response;
+  try {
+    response = await fetch(target.url, { method: 'PUT', body, headers: target.headers, redirect: 'error' });
+  } catch {
+    throw new ServiceUnavailableException('The photo store is unavailable. Try again shortly.');
+  }
+  await response.body?.cancel();
+  if (!response.ok) throw new BadGatewayException(`The photo store answered ${response.status}`);
+}

@@ -1,0 +1,119 @@
+import { expect } from '@jest/globals';
+import { ApiClient, pngChunk } from '@vault/testing';
+import { deflateSync } from 'node:zlib';
+import yauzl from 'yauzl';
+import { OWNER } from './stack.js';
+
+/** A valid PNG of one pixel whose colour is `n`: twenty photos, twenty different files. */
+export function numberedPng(n: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header[8] = 8;
+  header[9] = 6;
+  const scanline = Buffer.from([0, n & 0xff, (n >> 8) & 0xff, 0x80, 0xff]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(scanline)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Text a journal must keep exactly: several scripts, emoji, line breaks, tabs and trailing spaces. */
+export const journalText = (i: number) => `Entry ${i}: Überprüfung — 日本語のメモ 🗝️\nline two\r\n\tindented, trailing  \n\n«${'ß'.repeat(i % 7)}» ${i}`;
+
+/** Fills a vault through its API with every kind of record the owner keeps. */
+export async function fillVault(url: string, options: { journalEntries: number; photos: number }) {
+  const owner = new ApiClient(url);
+  expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const answer = await owner.request(method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
+    return answer.json;
+  };
+  const target = await ok('POST', '/api/targets', { title: 'Cross the Alps', description: 'Before the snow\nall of it' });
+  await ok('POST', '/api/targets', { title: 'Plain target' });
+  await ok('PATCH', `/api/targets/${target.id}`, { completed: true });
+  await ok('POST', '/api/weekly-templates', { title: 'Morning drill', time: '06:30', dayOfWeek: 1, description: 'Every Monday' });
+  await ok('POST', '/api/weekly-templates', { title: 'One-off briefing', time: '09:00', dayOfWeek: 1, isRepeating: false });
+  const items = await ok('POST', '/api/schedule/apply-weekly-template', { date: '2026-11-23' });
+  await ok('PATCH', `/api/schedule/${items[0].id}`, { completed: true });
+  await ok('POST', '/api/activities', { title: 'Fencing', description: 'Sabre' });
+  const study = await ok('POST', '/api/studies', { subject: 'Artillery', endGoal: 'Master the 12-pounder' });
+  await ok('POST', '/api/studies', { subject: 'Geography', endGoal: 'Every road to Vienna' });
+  await ok('PATCH', `/api/studies/${study.id}`, { completed: true });
+  await ok('POST', '/api/bonaparte/subtract', { amount: 1234.56 });
+  for (let i = 0; i < options.journalEntries; i++) {
+    await ok('POST', '/api/journal', i % 3 === 0 ? { content: journalText(i) } : { title: `Jour ${i} — été ☀️`, content: journalText(i) });
+  }
+  for (let i = 0; i < options.photos; i++) {
+    const { uploadURL, uploadHeaders } = await ok('POST', '/api/objects/upload');
+    // The embedded vault's upload URL is a path on its own origin, for the signed-in browser.
+    const sameOrigin = uploadURL.startsWith('/');
+    const put = await fetch(sameOrigin ? url + uploadURL : uploadURL, {
+      method: 'PUT',
+      body: numberedPng(i) as BodyInit,
+      headers: { 'content-type': 'image/png', ...uploadHeaders, ...(sameOrigin ? { cookie: owner.sessionCookie!, origin: url } : {}) },
+    });
+    expect(put.status).toBe(200);
+    await ok('PUT', '/api/photos', { photoURL: uploadURL });
+  }
+  return owner;
+}
+
+/** `POST /api/settings/export` as the web does it: the archive's bytes, or the refusal. */
+export async function exportArchive(client: ApiClient, body: Record<string, unknown>) {
+  const response = await fetch(`${client.baseUrl}/api/settings/export`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: client.sessionCookie ?? '', 'x-forwarded-for': client.address },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** `POST /api/settings/restore` with an archive as the body. */
+export async function restoreArchive(client: ApiClient, archive: Buffer, passphrase?: string) {
+  const response = await fetch(`${client.baseUrl}/api/settings/restore`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/octet-stream',
+      cookie: client.sessionCookie ?? '',
+      'x-forwarded-for': client.address,
+      ...(passphrase ? { 'x-vault-passphrase': encodeURIComponent(passphrase) } : {}),
+    },
+    body: archive as BodyInit,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** Every file of a zip, by name. */
+export function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const files = new Map<string, Buffer>();
+      zip.on('error', reject);
+      zip.on('end', () => resolve(files));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (openError, stream) => {
+          if (openError || !stream) return reject(openError);
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            files.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+/** The counts of what a fresh, empty vault holds: nothing of the owner's. */
+export async function ownerData(client: ApiClient) {
+  return {
+    targets: (await client.request('GET', '/api/targets')).json.length,
+    journal: (await client.request('GET', '/api/journal')).json.length,
+    photos: (await client.request('GET', '/api/photos')).json.length,
+    activities: (await client.request('GET', '/api/activities')).json.length,
+    studies: (await client.request('GET', '/api/studies')).json.length,
+    balance: (await client.request('GET', '/api/bonaparte/balance')).json.amount,
+  };
+}
