@@ -25,7 +25,6 @@ import { parseArgs } from 'node:util';
 import { buildImages, containersEnv } from '../containers/build-images.mjs';
 import { apiChecks } from './api-checks.mjs';
 import { Cluster, ensurePackages, loadImages, WORK } from './cluster.mjs';
-import { writeNodeStamp } from './node-inputs.mjs';
 import { Stores } from './stores.mjs';
 import { vaultChecks } from './vault-checks.mjs';
 
@@ -186,12 +185,6 @@ process.stdout.write('\nstep durations\n');
 for (const { name, seconds } of durations) process.stdout.write(`  ${seconds.toFixed(1).padStart(7)} s  ${name}\n`);
 process.stdout.write(`\n${results.length - failed.length} checks passed, ${failed.length} failed${fatal ? ', and a step failed' : ''}, in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`);
 for (const f of failed) process.stdout.write(`  FAIL  ${f.name}\n`);
-// A whole passing run on a node records what it proved (scripts/k8s/node-inputs.mjs):
-// CI runs the real-node checks again once the chart, a Dockerfile or these scripts change.
-if (node && !options.quick && !options.keep && !failed.length && !fatal) {
-  writeNodeStamp(root);
-  process.stdout.write('recorded in scripts/k8s/node-verified (commit it with the change)\n');
-}
 process.exit(failed.length || fatal ? 1 : 0);
 
 /** The pod sandbox image: the pause program alone on an empty image (registry.k8s.io cannot be reached). */

@@ -14,15 +14,22 @@ export interface Mode {
   owner: OwnerAccount;
 }
 
+/**
+ * Added to every port of the run's vaults (shared and private), so that two
+ * runs on one machine (say, CI's and a developer's) do not meet:
+ * VAULT_E2E_PORT_OFFSET=100 moves 3301 to 3401.
+ */
+export const PORT_OFFSET = Number(process.env.VAULT_E2E_PORT_OFFSET ?? 0);
+
 export const MODES: Record<ModeName, Mode> = {
   embedded: {
     name: 'embedded',
-    port: 3301,
+    port: 3301 + PORT_OFFSET,
     owner: { name: 'Diana Prince', username: 'diana', password: 'Themyscira-e2e-7!' },
   },
   distributed: {
     name: 'distributed',
-    port: 3302,
+    port: 3302 + PORT_OFFSET,
     owner: { name: 'Bruce Wayne', username: 'bruce', password: 'Gotham-e2e-9?' },
   },
 };

@@ -3,21 +3,21 @@
 // or destroy it, so that the shared vaults' tests (some of which start from an
 // empty vault) never see it.
 import { test as vaultTest } from './fixtures.ts';
-import type { Mode, ModeName, OwnerAccount } from './modes.ts';
+import { PORT_OFFSET, type Mode, type ModeName, type OwnerAccount } from './modes.ts';
 import { startDistributed, startEmbedded } from './stacks.ts';
 
 /**
  * A `test` whose pages talk to a private vault of `owner` (its tests sign in
  * as that owner, not the project's `owner` option), on `ports`
  * (one per mode; the distributed services use +101 to +105). The shared
- * vaults use 3301 and 3302.
+ * vaults use 3301 and 3302; VAULT_E2E_PORT_OFFSET moves them all.
  */
 export function withPrivateVault(owner: OwnerAccount, ports: Record<ModeName, number>) {
   return vaultTest.extend<{}, { privateVault: { baseURL: string } }>({
     privateVault: [
       async ({}, use, workerInfo) => {
         const name: ModeName = workerInfo.project.name === 'distributed' ? 'distributed' : 'embedded';
-        const mode: Mode = { name, port: ports[name], owner };
+        const mode: Mode = { name, port: ports[name] + PORT_OFFSET, owner };
         const stack = name === 'embedded' ? await startEmbedded(mode) : await startDistributed(mode);
         try {
           await use({ baseURL: stack.baseURL });

@@ -1,10 +1,11 @@
-import { Inject, Injectable, ServiceUnavailableException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { HttpException, Inject, Injectable, ServiceUnavailableException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { readSessionId } from './session-cookie.js';
 import { IS_PUBLIC } from '@vault/platform';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { OWNER_ONLY } from '../vault/route-flags.js';
+import { VAULT_DESTROYED } from '../vault/destroyed.guard.js';
 import { VaultStateCache } from '../vault/vault-state.cache.js';
 import { SESSION_STORE, type SessionData, type SessionStore } from './session.store.js';
 
@@ -40,6 +41,8 @@ export class SessionGuard implements CanActivate {
     if (!id || !data) {
       const ownerOnly = this.reflector.getAllAndOverride<boolean>(OWNER_ONLY, [context.getHandler(), context.getClass()]);
       if (!ownerOnly && (await this.vault.get()).globalAccess) return true;
+      // No session may mean a self-destruct on another replica has just ended them all: a destroyed vault refuses with 410 and logs nothing.
+      if ((await this.vault.fresh()).destroyed) throw new HttpException(VAULT_DESTROYED, 410);
       // The web app's "am I signed in?" probe is not an access attempt; every other refusal is logged.
       if (!(request.method === 'GET' && request.url === '/api/user')) this.access.record(request, 'unauthorized', false);
       throw new UnauthorizedException('Unauthorized');

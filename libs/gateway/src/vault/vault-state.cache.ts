@@ -18,6 +18,15 @@ export class VaultStateCache {
 
   async get(): Promise<VaultState> {
     if (this.cached && Date.now() - this.cached.at < FRESH_MS) return this.cached.state;
+    return this.fresh();
+  }
+
+  /**
+   * Asks auth-svc now, whatever is cached: before a refusal is written to the
+   * access log, so that a replica which has not yet heard of a self-destruct
+   * taken by another one does not log into the vault just erased.
+   */
+  async fresh(): Promise<VaultState> {
     this.inFlight ??= this.rpc
       .send(GetVaultState, {})
       .then((state) => this.set(state))
