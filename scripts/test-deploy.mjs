@@ -18,7 +18,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
+import { alertRules, dashboardProblems, exportedSeries, isOperatorObject, promqlProblems } from './lib/observability-checks.mjs';
+import { BACKUP_REFUSALS, checkBackups } from './test-deploy-backup.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chart = join(root, 'deploy/helm');
@@ -151,8 +153,9 @@ function checkNetworkPolicies(objects, { s3Port }) {
 
   // Only the gateway (and, in the trial, the stores from their clients) accepts traffic.
   const stores = ['postgres', 'nats', 'redis', 'minio'].map(fullname);
+  const scrapePolicies = APPS.map((app) => fullname(`${app}-metrics`));
   for (const p of policies) {
-    if (p.metadata.name === fullname('gateway') || stores.includes(p.metadata.name)) continue;
+    if (p.metadata.name === fullname('gateway') || stores.includes(p.metadata.name) || scrapePolicies.includes(p.metadata.name)) continue;
     assert(!p.spec.ingress, `${p.metadata.name} must not allow ingress`);
   }
   const egressPorts = (name) =>
@@ -176,6 +179,11 @@ const EGRESS_STORES = {
   ...Object.fromEntries(SERVICES.map((s) => [`${s}-svc`, s === 'media' ? ['nats', 'postgres', 's3'] : ['nats', 'postgres']])),
   migrations: ['postgres'],
 };
+/** The backup job's stores, when the release has one: NATS, and the bucket when it uploads there (scripts/test-deploy-backup.mjs checks its arguments). */
+function backupEgressStores(objects) {
+  const cronJob = named(objects, 'CronJob', fullname('backup'));
+  return cronJob ? { backup: podSpecOf(cronJob).containers[0].args.includes('--s3-bucket') ? ['nats', 's3'] : ['nats'] } : {};
+}
 /** A worked values file's egress peers per store (networkPolicy.egress.<store>.to), undefined when it names none. */
 const peersOf = (file) =>
   Object.fromEntries(
@@ -195,12 +203,13 @@ const trialPeers = Object.fromEntries(
  */
 function checkEgressRules(objects, { ports, peers = {} }) {
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy' && o.spec.egress?.length);
-  const expectedNames = [fullname('dns'), ...Object.keys(EGRESS_STORES).map(fullname)].sort();
+  const egressStores = { ...EGRESS_STORES, ...backupEgressStores(objects) };
+  const expectedNames = [fullname('dns'), ...Object.keys(egressStores).map(fullname)].sort();
   equal(policies.map((p) => p.metadata.name).sort(), expectedNames, 'the NetworkPolicies with egress rules');
   const dns = named(objects, 'NetworkPolicy', fullname('dns'));
   equal(dns.spec.egress.length, 1, 'dns egress rules');
   equal(dns.spec.egress[0].ports, [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }], 'dns egress ports');
-  for (const [app, stores] of Object.entries(EGRESS_STORES)) {
+  for (const [app, stores] of Object.entries(egressStores)) {
     const rules = named(objects, 'NetworkPolicy', fullname(app)).spec.egress;
     equal(rules.length, stores.length, `${app}: egress rules (${stores.join(', ')})`);
     stores.forEach((store, i) => {
@@ -208,6 +217,36 @@ function checkEgressRules(objects, { ports, peers = {} }) {
       equal(rules[i].to, peers[store], `${app}: egress rule ${i + 1} (${store}) peers`);
     });
   }
+}
+
+/** The port each app serves /metrics on: the gateway's own metrics port, a service's health port. */
+const metricsPortOf = (objects, app, gatewayPort = 9464) =>
+  app === 'gateway' ? gatewayPort : named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].ports.find((p) => p.name === 'http').containerPort;
+
+/** Issue 20: every pod annotated for scraping; the scraper reaches each metrics port and nothing else. */
+function checkMetrics(objects, gatewayPort = 9464) {
+  for (const app of APPS) {
+    const deployment = named(objects, 'Deployment', fullname(app));
+    const port = metricsPortOf(objects, app, gatewayPort);
+    const annotations = deployment.spec.template.metadata.annotations;
+    equal([annotations['prometheus.io/scrape'], annotations['prometheus.io/port'], annotations['prometheus.io/path']], ['true', String(port), '/metrics'], `${app} scrape annotations`);
+    const policy = named(objects, 'NetworkPolicy', fullname(`${app}-metrics`));
+    assert(policy, `no NetworkPolicy ${fullname(`${app}-metrics`)}`);
+    equal(policy.spec.podSelector.matchLabels, deployment.spec.selector.matchLabels, `${app} metrics policy selects its pods`);
+    equal(policy.spec.policyTypes, ['Ingress'], `${app} metrics policy types`);
+    equal(policy.spec.ingress.length, 1, `${app} metrics policy rules`);
+    const [peer] = policy.spec.ingress[0].from;
+    assert(peer.namespaceSelector && peer.podSelector, `${app}: the scraper is one peer, its namespace and pod selector together`);
+    equal(policy.spec.ingress[0].ports, [{ port, protocol: 'TCP' }], `${app} metrics policy ports`);
+  }
+  const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0];
+  const http = gateway.ports.find((p) => p.name === 'http').containerPort;
+  assert(http !== gatewayPort, 'the gateway serves its metrics on its public port');
+  equal(gateway.ports.find((p) => p.name === 'metrics')?.containerPort, gatewayPort, 'gateway metrics containerPort');
+  equal([envOf(gateway).METRICS_PORT, envOf(gateway).METRICS_HOST], [String(gatewayPort), '0.0.0.0'], 'gateway METRICS_PORT, METRICS_HOST');
+  // The public Service (and so the Ingress, a NodePort, a LoadBalancer) carries no metrics port.
+  equal(named(objects, 'Service', fullname('gateway')).spec.ports.map((p) => p.targetPort), ['http'], 'the gateway Service targets its public port only');
+  for (const app of APPS) equal(envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).VAULT_METRICS, undefined, `${app} VAULT_METRICS`);
 }
 
 function checkMigrationHook(objects, { databaseKeys }) {
@@ -362,6 +401,7 @@ for (const c of cases) {
   check(`${c.file}: every pod non-root, no privilege escalation, capabilities dropped, read-only root, limits`, () => checkPodSecurity(objects));
   check(`${c.file}: NetworkPolicies: default deny, only the gateway reachable, services to NATS and their stores`, () => checkNetworkPolicies(objects, c));
   check(`${c.file}: NetworkPolicies: each egress rule's exact ports and peers`, () => checkEgressRules(objects, c.egress));
+  check(`${c.file}: metrics: scrape annotations, the gateway's metrics port apart from its public one, only the scraper let in`, () => checkMetrics(objects));
   c.extra(objects);
 }
 
@@ -503,6 +543,71 @@ for (const variant of portVariants) {
   });
 }
 
+// ---------------------------------------------------------------- metrics: ServiceMonitor, alert rules, dashboard
+
+process.stdout.write('\nmetrics\n');
+// What the code exports, from the built registry (npm test builds first).
+const exported = await exportedSeries(root);
+{
+  const result = template(['-f', 'deploy/helm/values-production.yaml', '--set', 'metrics.serviceMonitor.enabled=true,metrics.prometheusRule.enabled=true,metrics.gatewayPort=9100']);
+  check('metrics.serviceMonitor and metrics.prometheusRule: helm template', () => assert(result.status === 0, result.stderr));
+  const objects = result.status === 0 ? parse(result.stdout) : [];
+  check('with the ServiceMonitor: every object of the Kubernetes API valid, the scrape port moved with metrics.gatewayPort', () => {
+    const kubernetes = objects.filter((o) => !isOperatorObject(o));
+    validate(kubernetes.map((o) => stringify(o)).join('---\n'), 'the chart with the ServiceMonitor and PrometheusRule');
+    checkMetrics(objects, 9100);
+  });
+  check('ServiceMonitor: one headless Service per app naming only its metrics port, all selected', () => {
+    const monitor = objects.find((o) => o.kind === 'ServiceMonitor');
+    assert(monitor, 'no ServiceMonitor');
+    equal(monitor.spec.endpoints, [{ port: 'metrics', path: '/metrics', interval: '30s' }], 'endpoints');
+    const selected = objects.filter((o) => o.kind === 'Service' && Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => o.metadata.labels?.[k] === v));
+    equal(selected.map((o) => o.metadata.name).sort(), APPS.map((app) => fullname(`${app}-metrics`)).sort(), 'Services the ServiceMonitor selects');
+    for (const app of APPS) {
+      const service = named(objects, 'Service', fullname(`${app}-metrics`));
+      equal(service.spec.clusterIP, 'None', `${app} metrics Service is headless`);
+      equal(service.spec.selector, named(objects, 'Deployment', fullname(app)).spec.selector.matchLabels, `${app} metrics Service selector`);
+      const port = metricsPortOf(objects, app, 9100);
+      equal(service.spec.ports, [{ name: 'metrics', port, targetPort: port, protocol: 'TCP' }], `${app} metrics Service ports`);
+    }
+  });
+  check('PrometheusRule: the alerts that matter, each expression valid PromQL on metrics the vault exports', () => {
+    const rule = objects.find((o) => o.kind === 'PrometheusRule');
+    assert(rule, 'no PrometheusRule');
+    const rules = alertRules(rule);
+    equal(rules.map((r) => r.name), ['VaultServiceNotReady', 'VaultRpcErrors', 'VaultEventRedeliveries', 'VaultBrokerDisconnected', 'VaultGatewayErrors'], 'alerts');
+    for (const r of rules) {
+      equal(promqlProblems(r.expr, exported), [], `${r.name} expression`);
+      assert(/^\d+[smh]$/.test(r.rule.for ?? '') && ['warning', 'critical'].includes(r.rule.labels?.severity) && r.rule.annotations?.summary, `${r.name}: a for, a severity and a summary`);
+    }
+  });
+}
+check('the PromQL check refuses a syntax error and a metric the vault does not export (the check works)', () => {
+  assert(promqlProblems('sum(rate(vault_nats_reconnects_total[5m])', exported).some((p) => p.startsWith('syntax error')), 'a missing parenthesis passed');
+  equal(promqlProblems('rate(vault_http_requests_total[5m])', exported), ['vault_http_requests_total is not a metric the vault exports'], 'an unknown metric');
+  equal(promqlProblems('histogram_quantile(0.95, sum by (le) (rate(vault_rpc_server_duration_seconds_bucket[$__rate_interval])))', exported), [], 'a valid expression');
+});
+check('deploy/grafana/vault-dashboard.json: JSON, panels with targets, each expression valid PromQL on exported metrics', () =>
+  equal(dashboardProblems(join(root, 'deploy/grafana/vault-dashboard.json'), exported), [], 'dashboard problems'),
+);
+check('the dashboard shows every vault_ family the code exports', () => {
+  const dashboard = readFileSync(join(root, 'deploy/grafana/vault-dashboard.json'), 'utf8');
+  const families = [...new Set([...exported].filter((n) => n.startsWith('vault_')).map((n) => n.replace(/_(bucket|sum|count)$/, '')))];
+  equal(families.filter((family) => !dashboard.includes(family)), [], 'families missing from the dashboard');
+});
+check('metrics.enabled=false: VAULT_METRICS=false in every app, no annotations, no metrics port or policy', () => {
+  const result = template(['-f', 'deploy/helm/values-production.yaml', '--set', 'metrics.enabled=false']);
+  assert(result.status === 0, result.stderr);
+  const objects = parse(result.stdout);
+  for (const app of APPS) {
+    const deployment = named(objects, 'Deployment', fullname(app));
+    equal(envOf(deployment.spec.template.spec.containers[0]).VAULT_METRICS, 'false', `${app} VAULT_METRICS`);
+    equal(deployment.spec.template.metadata.annotations['prometheus.io/scrape'], undefined, `${app} scrape annotation`);
+    assert(!named(objects, 'NetworkPolicy', fullname(`${app}-metrics`)), `${app}: a metrics NetworkPolicy`);
+  }
+  equal(named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].ports.map((p) => p.name), ['http'], 'gateway ports');
+});
+
 // ---------------------------------------------------------------- values the chart refuses
 
 process.stdout.write('\ninvalid values\n');
@@ -546,6 +651,7 @@ const refused = [
   { name: 'a misspelled value (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.replicaz=3'], message: "additional properties 'replicaz' not allowed" },
   { name: 'a value out of range (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'config.sessionTtlSeconds=0'], message: '/config/sessionTtlSeconds' },
   { name: 'a service without limits (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'services.journal.resources.limits=null'], message: "missing property 'limits'" },
+  ...BACKUP_REFUSALS,
 ];
 for (const r of refused) {
   check(`refuses ${r.name}, saying why`, () => {
@@ -558,6 +664,11 @@ check('the checks name every problem at once', () => {
   const result = template(['--set', 'trial.enabled=false']);
   for (const field of ['image.registry', 'secrets.existingSecret', 'nats.url', 's3.endpoint']) assert(result.stderr.includes(`- ${field}:`), `${field} not named in:\n${result.stderr}`);
 });
+
+// ---------------------------------------------------------------- scheduled backups
+
+process.stdout.write('\nscheduled backups\n');
+checkBackups({ check, assert, equal, template, parse, validate, named, fullname, podSpecOf, envOf, checkPodSecurity, peersOf });
 
 // ---------------------------------------------------------------- NOTES.txt
 

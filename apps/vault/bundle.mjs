@@ -62,9 +62,11 @@ await build({
   target: 'node20',
   // Class names as written: Nest names modules, providers and log contexts after them.
   keepNames: true,
-  // Native addons load their binaries from beside their own files; PGlite (only to import an old folder) and
-  // the password checker (only when a password is set) stay out of the start's chunks.
-  external: ['@node-rs/argon2', 'sharp', '@electric-sql/pglite', '@zxcvbn-ts/*'],
+  // Native addons load their binaries from beside their own files; PGlite (only to import an old folder),
+  // the password checker (only when a password is set) and WebAuthn (only when a passkey is used) stay out
+  // of the start's chunks. WebAuthn's certificate parser also require()s reflect-metadata: inside the
+  // bundle that would make it a lazy module, initialised after Nest's decorators need it.
+  external: ['@node-rs/argon2', 'sharp', '@electric-sql/pglite', '@zxcvbn-ts/*', '@simplewebauthn/server'],
   // CommonJS packages inside the bundle call require() for Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   plugins: [absentOptionalPackages, ownFileUrls],

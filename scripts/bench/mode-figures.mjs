@@ -105,7 +105,7 @@ export async function startMode(mode, { samplePeak = false, storedPassword = fal
     await Promise.all(mode.readyUrls.map((url, i) => waitReady(url, started, undefined, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started))));
   } catch (error) {
     sampler?.stop();
-    await stopMode({ children });
+    await stopMode({ mode, children, pids });
     throw error;
   }
   const ms = performance.now() - started;

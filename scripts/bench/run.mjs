@@ -14,6 +14,7 @@ import pg from 'pg';
 import { ensureBuilt } from '../lib/build.mjs';
 import { ensureDatabase } from '../lib/database.mjs';
 import { distributedEnv, distributedMode, embeddedMode, fsyncRow, fsyncsPerWrite, idleMemory, memoryRow, peakMemory, startRows, startTimes, stopMode } from './mode-figures.mjs';
+import { startPrivateNats } from './private-nats.mjs';
 import { ensureStrace } from './process-tree.mjs';
 import { BENCH_OWNER, login, seedEntries, seedTargets, waitFor } from './vault-process.mjs';
 
@@ -132,6 +133,20 @@ async function scale() {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
+/** scripts/bench/metrics-cost.mjs in its own process: two distributed stacks, metrics off and on, in alternating rounds. */
+function metricsCost() {
+  const run = spawnSync(process.execPath, ['scripts/bench/metrics-cost.mjs'], { cwd: root, encoding: 'utf8', timeout: 900_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (run.status !== 0) throw new Error(`the metrics bench exited with ${run.status}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+
+/** scripts/bench/export-memory.mjs in its own process: its last line is the JSON figure. */
+function exportMemory() {
+  const run = spawnSync(process.execPath, ['scripts/bench/export-memory.mjs'], { cwd: root, encoding: 'utf8', timeout: 900_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (run.status !== 0) throw new Error(`the export bench exited with ${run.status}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+
 const ratioRow = (label, measured, baseline, budget) => {
   const ratio = measured.rps / baseline.rps;
   const errors = measured.errors ? `; ${measured.errors} errors` : '';
@@ -141,6 +156,10 @@ const ratioRow = (label, measured, baseline, budget) => {
 async function main() {
   // Before anything long: the fsync counts need strace (installed here if missing), and the bench stops if it cannot be had.
   ensureStrace();
+  // The distributed stack and the transport figure on a broker of the bench's own (private-nats.mjs).
+  const nats = await startPrivateNats();
+  process.env.NATS_URL = nats.url;
+  children.push({ kill: () => void nats.stop() });
   const docs = join(root, 'docs/performance.md');
   const previous = previousFigures(docs);
   await ensureBuilt(root);
@@ -267,6 +286,16 @@ async function main() {
   row('scale', `dashboard transfer, cold (${big.targets.count} targets)`, (big.dashboard.total / 1024).toFixed(0), 'KB', '', `${big.dashboard.requests} requests, API ${(big.dashboard.api / 1024).toFixed(0)} KB`);
   const destroyed = big.selfDestruct;
   row('scale', `self-destruct (${at}): confirmed`, destroyed.confirmedSeconds.toFixed(2), 's', '< 5', destroyed.empty ? 'verified empty (rows, photo files, 410 afterwards)' : `NOT empty: ${[...destroyed.rowsLeft, `${destroyed.objectsLeft} files`, `status ${destroyed.afterwards}`].join(', ')}`, destroyed.confirmedSeconds < 5 && destroyed.empty);
+
+  // The export (issue 18): 10,000 entries and 200 photos of 10 MB streamed out of an embedded vault of its own.
+  const exported = exportMemory();
+  row('export', `resident memory rise while exporting (${exported.entries} entries, ${exported.photos} photos of 10 MB)`, exported.rssRiseMb.toFixed(1), 'MB', `< ${exported.budgetMb}`, `${(exported.archiveBytes / 1024 ** 3).toFixed(2)} GiB in ${exported.exportSeconds.toFixed(1)} s; RSS ${exported.rssBeforeMb.toFixed(0)} -> ${exported.rssPeakMb.toFixed(0)} MB`, exported.met);
+
+  // What metrics cost (issue 20): the same loads on a distributed stack with metrics off and one with metrics on (scraped every 5 s).
+  const cost = metricsCost();
+  for (const r of cost.results) {
+    row('metrics', `${r.label}: throughput drop with metrics on`, (r.drop * 100).toFixed(1), '%', `< ${cost.budget * 100}`, `off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s (medians of ${cost.rounds} alternating rounds); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms (${r.cpuRise >= 0 ? '+' : ''}${(r.cpuRise * 100).toFixed(1)} %)`, r.met);
+  }
 
   // Beside each figure, the one the table held before this run (docs/performance.md), where it had the row.
   const table = [

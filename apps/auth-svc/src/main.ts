@@ -2,12 +2,21 @@
 // after them: a static import would load (and run the CommonJS packages of) the whole graph first.
 import '@vault/platform/memory-settings';
 
-const { AUTH_MIGRATIONS, AuthModule } = await import('@vault/auth');
-const { authOptions, loadProcessConfig, migrateService, run, startService } = await import('@vault/host');
+const { AUTH_MIGRATIONS, AuthModule, resetSecondFactorAt, secondFactorResetReport } = await import('@vault/auth');
+const { authOptions, databaseUrlFor, loadProcessConfig, migrateService, run, startService } = await import('@vault/host');
 
-// `main.js migrate` applies the migrations and exits (a deploy job); otherwise the service serves.
-run(() => {
+// `main.js migrate` applies the migrations and exits (a deploy job); `main.js reset-second-factor --yes`
+// removes the owner's every second factor (the operator's way back in); otherwise the service serves.
+run(async () => {
   const config = loadProcessConfig('auth-svc', process.argv[2]);
   if (process.argv[2] === 'migrate') return migrateService(config, 'auth', { schema: 'auth', folder: AUTH_MIGRATIONS });
+  if (process.argv[2] === 'reset-second-factor') {
+    if (!process.argv.includes('--yes')) {
+      process.stderr.write('reset-second-factor removes every second factor and recovery code of the owner: run it with --yes.\n');
+      process.exit(2);
+    }
+    process.stdout.write(secondFactorResetReport(await resetSecondFactorAt(databaseUrlFor(config, 'auth'))));
+    process.exit(0);
+  }
   return startService(config, 'auth', AuthModule.forRoot(authOptions(config)));
 });

@@ -1,4 +1,4 @@
-import { resetDestroyedVault, setOwnerPassword } from '@vault/auth';
+import { resetDestroyedVault, resetSecondFactor, secondFactorResetReport, setOwnerPassword } from '@vault/auth';
 import { databaseUrlFor, loadProcessConfig, type VaultConfig } from '@vault/host';
 import { openConnection } from '@vault/persistence';
 import { resolve } from 'node:path';
@@ -13,6 +13,10 @@ Commands:
   start-new-vault --erase-confirmed
                  After a self-destruct, start a new, empty vault. Without the
                  flag nothing happens. Set the owner password again afterwards.
+  reset-second-factor [--yes]
+                 Remove every second factor (passkeys, authenticator apps,
+                 recovery codes): the owner signs in with the password alone
+                 again. Asks for confirmation unless --yes is given.
   export FILE [--passphrase-file PATH]
                  Write the whole vault to FILE: a zip (vault.json, the journal
                  as Markdown, the photos, manifest.json), or with a passphrase
@@ -59,6 +63,29 @@ async function startNewVault() {
   }
 }
 
+/** Whether the operator typed "yes" at the prompt (or passed --yes). */
+async function confirmed(question: string): Promise<boolean> {
+  if (process.argv.includes('--yes')) return true;
+  process.stdout.write(`${question} Type "yes" to go on: `);
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) return line.trim().toLowerCase() === 'yes';
+  return false;
+}
+
+/** The operator's way back in for an owner who lost every factor and every recovery code. */
+async function resetSecondFactorCommand() {
+  if (!(await confirmed('This removes every second factor and recovery code of the owner.'))) {
+    process.stderr.write('Nothing changed.\n');
+    process.exit(2);
+  }
+  const connection = await openAuthConnection(loadProcessConfig('cli'));
+  try {
+    process.stdout.write(secondFactorResetReport(await resetSecondFactor(connection)));
+  } finally {
+    await connection.close();
+  }
+}
+
 async function setPassword() {
   const config = loadProcessConfig('cli');
   const connection = await openAuthConnection(config);
@@ -78,6 +105,11 @@ if (command === 'set-password') {
   });
 } else if (command === 'start-new-vault') {
   startNewVault().catch((error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+} else if (command === 'reset-second-factor') {
+  resetSecondFactorCommand().catch((error: Error) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });

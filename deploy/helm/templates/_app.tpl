@@ -40,6 +40,12 @@ spec:
       annotations:
         # A changed setting rolls the pods, which read it only at start.
         checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
+        {{- if $root.Values.metrics.enabled }}
+        # Where Prometheus finds this pod's metrics (kubernetes_sd with the usual relabelling).
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ include "vault.metricsPort" . | quote }}
+        prometheus.io/path: /metrics
+        {{- end }}
         {{- with $v.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -54,6 +60,12 @@ spec:
             - name: http
               containerPort: {{ $v.port }}
               protocol: TCP
+            {{- if and $root.Values.metrics.enabled (eq .component "gateway") }}
+            # Metrics apart from the public port: only the scraper may reach it (NetworkPolicy).
+            - name: metrics
+              containerPort: {{ $root.Values.metrics.gatewayPort }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ include "vault.componentName" (dict "root" $root "component" "config") }}
@@ -168,7 +180,21 @@ spec:
 {{ include "vault.secretEnv" (dict "root" $root "env" "S3_ACCESS_KEY_ID" "ref" $secrets.s3AccessKeyId) }}
 {{ include "vault.secretEnv" (dict "root" $root "env" "S3_SECRET_ACCESS_KEY" "ref" $secrets.s3SecretAccessKey) }}
 {{- end }}
+{{- if not $root.Values.metrics.enabled }}
+- name: VAULT_METRICS
+  value: "false"
+{{- else if eq .component "gateway" }}
+- name: METRICS_PORT
+  value: {{ $root.Values.metrics.gatewayPort | quote }}
+- name: METRICS_HOST
+  value: "0.0.0.0"
+{{- end }}
 {{- with .values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
+{{- end }}
+
+{{/* The port an app serves /metrics on: the gateway's own metrics port, a service's health port. dict: root, component, values */}}
+{{- define "vault.metricsPort" -}}
+{{- if eq .component "gateway" }}{{ .root.Values.metrics.gatewayPort }}{{ else }}{{ .values.port }}{{ end }}
 {{- end }}

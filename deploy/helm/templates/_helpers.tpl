@@ -248,3 +248,64 @@ dict: root, store (nats, postgres, redis, s3)
     {{- . | trim | nindent 4 }}
   {{- end }}
 {{- end }}
+
+{{/* The claim the backups are written to: the operator's, or the one the chart makes. */}}
+{{- define "vault.backupClaimName" -}}
+{{- .Values.backup.volume.existingClaim | default (include "vault.componentName" (dict "root" . "component" "backups")) }}
+{{- end }}
+
+{{/*
+The backup job's command-line arguments, as a YAML list: the passphrase's
+file, how many to keep, and each destination (apps/gateway/src/backup.ts).
+*/}}
+{{- define "vault.backupArgs" -}}
+{{- $b := .Values.backup -}}
+- --passphrase-file
+- /var/run/vault-backup/passphrase
+- --keep
+- {{ $b.keep | quote }}
+{{- if $b.volume.enabled }}
+- --dir
+- /backups
+{{- end }}
+{{- if $b.s3.enabled }}
+- --s3-bucket
+- {{ $b.s3.bucket | default .Values.s3.bucket | quote }}
+- --s3-prefix
+- {{ $b.s3.prefix | quote }}
+{{- end }}
+{{- end }}
+
+{{/* The backup job's variables beyond the ConfigMap: NATS_URL when it is secret, the bucket's credentials for an upload. */}}
+{{- define "vault.backupEnv" -}}
+{{- $secrets := .Values.secrets }}
+{{- if $secrets.natsUrl.key }}
+{{ include "vault.secretEnv" (dict "root" . "env" "NATS_URL" "ref" $secrets.natsUrl) }}
+{{- end }}
+{{- if .Values.backup.s3.enabled }}
+{{ include "vault.secretEnv" (dict "root" . "env" "S3_ACCESS_KEY_ID" "ref" $secrets.s3AccessKeyId) }}
+{{ include "vault.secretEnv" (dict "root" . "env" "S3_SECRET_ACCESS_KEY" "ref" $secrets.s3SecretAccessKey) }}
+{{- end }}
+{{- end }}
+
+{{/* What is wrong with the backup values, as a JSON list of lines (fromJsonArray it); empty without backup.enabled. */}}
+{{- define "vault.backupProblems" -}}
+{{- $b := .Values.backup }}
+{{- $errors := list }}
+{{- if $b.enabled }}
+{{- if not $b.passphrase.secretName }}
+{{- $errors = append $errors "backup.passphrase.secretName: required with backup.enabled: backups are always encrypted; name an existing Secret holding the passphrase under backup.passphrase.key (kubectl -n <namespace> create secret generic vault-backup --from-literal=passphrase=\"$(openssl rand -base64 24)\")" }}
+{{- end }}
+{{- if not (or $b.volume.enabled $b.s3.enabled) }}
+{{- $errors = append $errors "backup.volume.enabled, backup.s3.enabled: a backup needs a destination: enable the volume, the bucket, or both" }}
+{{- end }}
+{{- end }}
+{{- toJson $errors }}
+{{- end }}
+
+{{/* Refuses backup values that cannot work, naming every problem at once, as templates/checks.yaml does. */}}
+{{- define "vault.backupChecks" -}}
+{{- with include "vault.backupProblems" . | fromJsonArray }}
+{{- fail (printf "\n\nThe vault chart cannot be installed with these values:\n  - %s\n" (join "\n  - " .)) }}
+{{- end }}
+{{- end }}

@@ -8,6 +8,9 @@ import { OwnerCredentialRepository } from './owner/owner-credential.repository.j
 import { OwnerCredentialService } from './owner/owner-credential.service.js';
 import { OwnerHandlers } from './owner/owner.handlers.js';
 import { OWNER_OPTIONS, type OwnerOptions } from './owner/owner.options.js';
+import { SecondFactorHandlers } from './second-factor/second-factor.handlers.js';
+import { SecondFactorRepository } from './second-factor/second-factor.repository.js';
+import { SecondFactorService } from './second-factor/second-factor.service.js';
 import { VaultStateHandlers } from './vault-state/vault-state.handlers.js';
 import { VaultStateRepository } from './vault-state/vault-state.repository.js';
 
@@ -17,7 +20,7 @@ export interface AuthOptions {
   lockout: LockoutOptions;
 }
 
-/** auth-svc: the owner's credential, sign-in lockout and the vault's state. */
+/** auth-svc: the owner's credential and second factors, sign-in lockout and the vault's state. */
 @Module({})
 export class AuthModule {
   static forRoot(options: AuthOptions): DynamicModule {
@@ -31,7 +34,7 @@ export class AuthModule {
           migrate: options.migrate,
         }),
       ],
-      controllers: [OwnerHandlers, VaultStateHandlers, AuthArchiveHandlers],
+      controllers: [OwnerHandlers, VaultStateHandlers, AuthArchiveHandlers, SecondFactorHandlers],
       providers: [
         { provide: OWNER_OPTIONS, useValue: options.owner },
         { provide: LOCKOUT_OPTIONS, useValue: options.lockout },
@@ -39,6 +42,8 @@ export class AuthModule {
         OwnerCredentialRepository,
         OwnerCredentialService,
         VaultStateRepository,
+        SecondFactorRepository,
+        SecondFactorService,
       ],
     };
   }

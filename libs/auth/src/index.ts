@@ -3,6 +3,7 @@ export * from './auth.module.js';
 export { OwnerCredentialService } from './owner/owner-credential.service.js';
 export * from './set-owner-password.js';
 export * from './reset-destroyed-vault.js';
+export * from './reset-second-factor.js';
 export type { OwnerOptions } from './owner/owner.options.js';
 export { passwordProblem, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './owner/password-policy.js';
 export { hashPassword, verifyPassword, isArgon2idHash } from './owner/password-hasher.js';

@@ -16,6 +16,17 @@ export const ACCESS_ACTIONS = [
   // The owner's data leaving (an export) or coming back (a restore), successful or refused.
   'export',
   'import',
+  // The second factor (issue 19): a password accepted with a factor still to come, each step of the factor, and its enrolment.
+  'password_accepted',
+  'second_factor_succeeded',
+  'second_factor_failed',
+  'recovery_code_used',
+  'second_factor_added',
+  'second_factor_removed',
+  // Re-authentication before a drastic action: done, failed, or asked for (the action refused until it is).
+  'reauthenticated',
+  'reauthentication_failed',
+  'reauthentication_required',
 ] as const;
 export const AccessAction = z.enum(ACCESS_ACTIONS);
 export type AccessAction = z.infer<typeof AccessAction>;

@@ -22,12 +22,20 @@ export type SystemStatus = z.infer<typeof SystemStatus>;
 export const VaultState = z.object({ destroyed: z.boolean(), globalAccess: z.boolean() });
 export type VaultState = z.infer<typeof VaultState>;
 
+/** How a sign-in held at its second step may be completed: the enrolled kinds, and a recovery code whenever one is left. */
+export const SecondFactorMethod = z.enum(['passkey', 'totp', 'recovery']);
+export type SecondFactorMethod = z.infer<typeof SecondFactorMethod>;
+
+/** The right password: the owner, and the second factors that must follow (none enrolled: the sign-in is complete). */
+export const PasswordVerdict = Owner.extend({ secondFactor: z.array(SecondFactorMethod) });
+export type PasswordVerdict = z.infer<typeof PasswordVerdict>;
+
 const ClientInfo = z.object({ ip: z.string().max(100).optional(), userAgent: z.string().max(1000).optional() });
 
 export const VerifyOwner = defineRpc({
   pattern: 'auth.owner.verify',
   request: LoginRequest.extend({ client: ClientInfo.optional() }),
-  response: Owner,
+  response: PasswordVerdict,
   // argon2id verification takes tens of milliseconds on purpose.
   timeoutMs: 5000,
 });

@@ -2,6 +2,7 @@ export * from './rpc.js';
 export * from './validation.js';
 export * from './fields.js';
 export * from './auth.contracts.js';
+export * from './second-factor.contracts.js';
 export * from './targets.contracts.js';
 export * from './planner-fields.js';
 export * from './schedule.contracts.js';

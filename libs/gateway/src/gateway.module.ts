@@ -30,6 +30,15 @@ import { SessionGuard } from './session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from './session/session.store.js';
 import { SystemController } from './system/system.controller.js';
 import { LoginGuard } from './auth/login.guard.js';
+import { ReauthenticationController } from './auth/reauthentication.controller.js';
+import { RecentAuthentication, RecentAuthenticationGuard } from './auth/recent-authentication.js';
+import { SecondFactorCheck } from './auth/second-factor-check.js';
+import { SecondFactorController } from './auth/second-factor.controller.js';
+import { SecondStepController } from './auth/second-step.controller.js';
+import { SessionIssuer } from './auth/session-issuer.js';
+import { SignInAttempts } from './auth/sign-in-attempts.js';
+import { Clock } from './session/clock.js';
+import { PENDING_SIGN_INS, pendingSignInStore, type PendingSignInStore } from './session/pending-sign-in.store.js';
 import { DestroyedGuard } from './vault/destroyed.guard.js';
 import { SelfDestructService } from './vault/self-destruct.service.js';
 import { SettingsController } from './vault/settings.controller.js';
@@ -38,10 +47,12 @@ import { VaultStateCache } from './vault/vault-state.cache.js';
 class SessionStoreCloser implements OnApplicationShutdown {
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(PENDING_SIGN_INS) private readonly pendingSignIns: PendingSignInStore,
     @Inject(REDIS) private readonly redis: Redis | undefined,
   ) {}
   async onApplicationShutdown() {
     await this.store.close();
+    await this.pendingSignIns.close();
     this.redis?.disconnect();
   }
 }
@@ -56,6 +67,9 @@ export class GatewayModule {
       imports: [PassportModule],
       controllers: [
         SessionController,
+        SecondStepController,
+        ReauthenticationController,
+        SecondFactorController,
         SystemController,
         TargetsController,
         WeeklyTemplatesController,
@@ -85,7 +99,14 @@ export class GatewayModule {
           useFactory: (redis?: Redis) => (redis ? new RedisAttemptCounter(redis) : new MemoryAttemptCounter()),
           inject: [REDIS],
         },
+        { provide: PENDING_SIGN_INS, useFactory: pendingSignInStore, inject: [REDIS] },
         AccessRecorder,
+        Clock,
+        RecentAuthentication,
+        RecentAuthenticationGuard,
+        SignInAttempts,
+        SecondFactorCheck,
+        SessionIssuer,
         SessionStoreCloser,
         LocalStrategy,
         LoginGuard,

@@ -12,3 +12,4 @@ export { VaultImporter } from './archive/vault-importer.js';
 export { ArchiveRefusal } from './archive/archive-refusal.js';
 export { PASSPHRASE_HEADER } from './archive/archive.controller.js';
 export { exportToFile, readPassphraseFile } from './archive/export-file.js';
+export { Clock } from './session/clock.js';

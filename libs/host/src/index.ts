@@ -8,3 +8,4 @@ export * from './run.js';
 export * from './process-requirements.js';
 export * from './process-config.js';
 export * from './backup.js';
+export * from './metrics-endpoint.js';

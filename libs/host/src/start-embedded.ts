@@ -4,11 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule, SelfDestructService, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
 import { DATABASE_READINESS, PersistenceModule, openEmbeddedDatabase, type ConnectionOptions, type ServiceMigrations } from '@vault/persistence';
-import { HealthModule } from '@vault/platform';
+import { HealthModule, ObservabilityModule } from '@vault/platform';
 import { EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MetricsEndpointModule, metricsUrlOf } from './metrics-endpoint.js';
 import { processLogger } from './nest-logger.js';
+import { processObservability } from './observability.js';
 import { gatewayOptions } from './process-options.js';
 import type { VaultConfig } from './vault-config.js';
 
@@ -42,6 +44,9 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
     for (const message of options.startedEarly?.messages ?? []) logger.info(message);
     return options.startedEarly?.release();
   });
+  // Metrics only with METRICS_PORT (off by default), on 127.0.0.1 unless METRICS_HOST says otherwise.
+  const metricsPort = config.METRICS_PORT;
+  const observability = await processObservability(config, 'vault', metricsPort !== undefined);
   const broker = new InProcessBroker();
   const transport = { kind: 'in-process' as const, broker, timeoutMs: config.RPC_TIMEOUT_MS };
   const web = existsSync(join(config.VAULT_WEB_DIST, 'index.html')) ? new WebApp(config.VAULT_WEB_DIST) : undefined;
@@ -49,6 +54,8 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
 
   @Module({
     imports: [
+      ObservabilityModule.forRoot(observability),
+      MetricsEndpointModule.forRoot({ host: config.METRICS_HOST, port: metricsPort }),
       // The five domain modules share its one pool; app.close() stops the server after them.
       PersistenceModule.forRoot(database),
       TransportModule.forClient(transport, 'gateway'),
@@ -66,7 +73,7 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
     { logger: nestLogger, abortOnError: false },
   ).finally(() => early.release());
   await configureHttpServer(app, logger, web);
-  app.connectMicroservice(microserviceOptions(transport, 'vault'));
+  app.connectMicroservice(microserviceOptions(transport, 'vault', observability));
   app.enableShutdownHooks();
   // A start that fails (a bad password, say) must stop the database server for the next try.
   await app.init().catch(async (error: unknown) => {
@@ -81,6 +88,6 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
     throw new Error(`This vault is destroyed, but ${unfinished.join(', ')} could not finish erasing its data: not serving. Start it again to retry.`);
   }
   await app.listen(config.PORT, config.HOST);
-  logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'Vault is open (embedded mode)');
+  logger.info({ url: `http://${config.HOST}:${config.PORT}`, metrics: metricsUrlOf(app) }, 'Vault is open (embedded mode)');
   return app;
 }

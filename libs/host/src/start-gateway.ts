@@ -3,11 +3,13 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule, SelfDestructService, WebApp, configureHttpServer, createHttpAdapter } from '@vault/gateway';
-import { HealthModule } from '@vault/platform';
+import { HealthModule, ObservabilityModule } from '@vault/platform';
 import { EVENTS_READINESS, EventsModule, TRANSPORT_READINESS, TransportModule } from '@vault/transport';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { MetricsEndpointModule, metricsUrlOf } from './metrics-endpoint.js';
 import { processLogger } from './nest-logger.js';
+import { processObservability } from './observability.js';
 import { gatewayOptions } from './process-options.js';
 import { requireRedis, type VaultConfig } from './vault-config.js';
 
@@ -17,9 +19,14 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
   const redisUrl = requireRedis(config);
   const web = existsSync(join(config.VAULT_WEB_DIST, 'index.html')) ? new WebApp(config.VAULT_WEB_DIST) : undefined;
   if (!web) logger.warn(`No web app at ${config.VAULT_WEB_DIST}: serving the API only`);
+  const metricsPort = config.METRICS_PORT;
+  const observability = await processObservability(config, 'gateway', metricsPort !== undefined);
 
   @Module({
     imports: [
+      ObservabilityModule.forRoot(observability),
+      // Metrics on a port of their own, never the public one.
+      MetricsEndpointModule.forRoot({ host: config.METRICS_HOST, port: metricsPort }),
       TransportModule.forClient({ kind: 'nats', url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS }, 'gateway'),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: 'gateway' }),
       GatewayModule.forRoot(gatewayOptions(config, { redisUrl, webDistDir: web?.distDir }), web),
@@ -38,7 +45,7 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
   await configureHttpServer(app, logger, web, bucket ? [new URL(bucket).origin] : []);
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
-  logger.info({ url: `http://${config.HOST}:${config.PORT}` }, 'Gateway listening');
+  logger.info({ url: `http://${config.HOST}:${config.PORT}`, metrics: metricsUrlOf(app) }, 'Gateway listening');
   // A self-destruct whose gateway died before every service had confirmed (or
   // before the kept event left) is driven again, in the background: services
   // that are down erase from the kept event when they return.

@@ -3,22 +3,27 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
-import { HealthModule } from '@vault/platform';
+import { HealthModule, ObservabilityModule } from '@vault/platform';
 import { EVENTS_READINESS, EventsModule, TRANSPORT_SERVER, TRANSPORT_SERVER_READINESS, TransportServerModule } from '@vault/transport';
 import type { CustomTransportStrategy } from '@nestjs/microservices';
+import { serveMetricsOnHealthPort } from './metrics-endpoint.js';
 import { processLogger } from './nest-logger.js';
+import { processObservability } from './observability.js';
 import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
 
 /**
  * One service of the distributed mode: its handlers on NATS (in a queue group
- * named after it), its own database, and a small HTTP port for health only.
+ * named after it), its own database, and a small HTTP port for health and
+ * metrics only.
  */
 export async function startService(config: VaultConfig, name: ServiceName, domainModule: DynamicModule): Promise<NestFastifyApplication> {
   const { logger, nestLogger } = processLogger(`${name}-svc`, config.LOG_LEVEL);
   const transport = { kind: 'nats' as const, url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS };
+  const observability = await processObservability(config, `${name}-svc`, true);
 
   @Module({
     imports: [
+      ObservabilityModule.forRoot(observability),
       PersistenceModule.forRoot({ kind: 'postgres', url: databaseUrlFor(config, name) }),
       TransportServerModule.forServer(transport, `${name}-svc`),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: `${name}-svc` }),
@@ -33,6 +38,7 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
     logger: nestLogger,
     abortOnError: false,
   });
+  if (observability.metrics) serveMetricsOnHealthPort(app, observability.metrics);
   app.connectMicroservice({ strategy: app.get<CustomTransportStrategy>(TRANSPORT_SERVER) });
   app.enableShutdownHooks();
   // Migrations and the events kept while this service was away (a self-destruct) come before serving.

@@ -62,6 +62,16 @@ export const VaultEnvironment = z.object({
   VAULT_OWNER_USERNAME: z.string().trim().min(1).max(100).default('owner'),
   VAULT_OWNER_PASSWORD_HASH: optionalVar(z.string().startsWith('$argon2id$', 'must be an argon2id hash ($argon2id$...)')),
   VAULT_OWNER_PASSWORD: optionalVar(z.string().min(1)),
+  /** Prometheus metrics (docs/deploy.md, "Metrics and traces"); `false` switches them off everywhere. */
+  VAULT_METRICS: z
+    .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['', 'true', 'false', '1', '0']).default(''))
+    .transform((v) => v !== 'false' && v !== '0'),
+  /** The gateway's and the embedded vault's metrics port, apart from the public one; none without it. */
+  METRICS_PORT: optionalVar(z.coerce.number().int().min(0).max(65535)),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** The OTLP/HTTP collector spans are exported to (OpenTelemetry's own variable); none without it. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),
+  OTEL_BSP_SCHEDULE_DELAY: intVar(5000, 0, 600_000),
 });
 export type VaultConfig = z.output<typeof VaultEnvironment>;
 

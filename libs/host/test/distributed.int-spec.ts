@@ -57,6 +57,8 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
       'audit.access_log',
       'auth.login_failures',
       'auth.owner_credential',
+      'auth.recovery_codes',
+      'auth.second_factors',
       'auth.vault_state',
       'journal.data_keys',
       'journal.entries',

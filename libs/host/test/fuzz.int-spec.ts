@@ -8,14 +8,14 @@ import {
   SubtractBody,
   UpdateTargetBody,
 } from '@vault/contracts';
-import { ApiClient, createTestDatabase, createTestRedis, testServers, tinyPng, type TestDatabase, type TestRedis } from '@vault/testing';
+import { ApiClient, tinyPng } from '@vault/testing';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { OWNER, embeddedConfig, startDistributedStack, startEmbeddedVault } from './stack.js';
+import { OWNER, distributedStackForBlock, embeddedConfig, startEmbeddedVault } from './stack.js';
 
 /**
  * Generated bad requests against every route of a signed-in vault: payloads,
@@ -236,23 +236,9 @@ describe('fuzz: hostile bodies and Host names, embedded mode', () => {
 });
 
 describe('fuzz: hostile bodies and Host names, distributed mode', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
-  let stack: Awaited<ReturnType<typeof startDistributedStack>>;
+  const running = distributedStackForBlock();
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    redis = await createTestRedis();
-    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: testServers().natsUrl, REDIS_URL: redis.url });
-  });
-
-  afterAll(async () => {
-    await stack?.close();
-    await db?.drop();
-    await redis?.drop();
-  });
-
-  describeHostileRequests(() => stack.url);
+  describeHostileRequests(() => running().stack.url);
 });
 
 describe('fuzz: generated bad requests to every route', () => {

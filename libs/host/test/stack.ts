@@ -1,13 +1,16 @@
+import { afterAll, beforeAll } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { AuditModule } from '@vault/audit';
 import { AuthModule } from '@vault/auth';
 import { JournalModule } from '@vault/journal';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaModule } from '@vault/media';
 import { PlannerModule } from '@vault/planner';
 import { randomBytes } from 'node:crypto';
-import { TEST_OWNER, testServers } from '@vault/testing';
-import { authOptions, loadVaultConfig, requireS3, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
+import { TEST_OWNER, createTestDatabase, createTestRedis, testServers, type TestDatabase, type TestRedis } from '@vault/testing';
+import { authOptions, loadVaultConfig, metricsUrlOf, requireS3, startEmbedded, startGateway, startService, type VaultConfig } from '../src/index.js';
 
 /** The owner of every stack (the domain libs' behaviour suites sign in as the same one). */
 export const OWNER = TEST_OWNER;
@@ -62,6 +65,11 @@ export async function startDistributedStack(env: Record<string, string>) {
       gateway: `${urlOf(gateway)}/health/ready`,
       ...(Object.fromEntries(Object.entries(running).map(([name, app]) => [name, `${urlOf(app)}/health/ready`])) as Record<keyof typeof services, string>),
     }),
+    /** Each app's /metrics: the services' on their health ports, the gateway's on its metrics port (with METRICS_PORT). */
+    metricsUrls: (): Record<keyof typeof services | 'gateway', string | undefined> => ({
+      gateway: metricsUrlOf(gateway),
+      ...(Object.fromEntries(Object.entries(running).map(([name, app]) => [name, `${urlOf(app)}/metrics`])) as Record<keyof typeof services, string>),
+    }),
     /** The running apps themselves, so a test can tell that none was replaced. */
     apps: (): Record<keyof typeof services | 'gateway', INestApplication> => ({ gateway, ...(running as Record<keyof typeof services, INestApplication>) }),
     /** Keys in the gateway's Redis, to look behind the session store. */
@@ -97,4 +105,43 @@ export async function startEmbeddedVault(config: VaultConfig) {
     MediaModule.forRoot({ migrate, store: { kind: 'file', dir: join(config.VAULT_DATA_DIR, 'objects'), signingKey: randomBytes(32) } }),
   ]);
   return { app, url: urlOf(app), close: () => app.close() };
+}
+
+/**
+ * An embedded vault for the tests of one describe block: started on a data
+ * folder of its own before them, closed and its folder removed after them.
+ */
+export function embeddedVaultForBlock(env: Record<string, string> = {}): () => Awaited<ReturnType<typeof startEmbeddedVault>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vault-embedded-'));
+  let vault: Awaited<ReturnType<typeof startEmbeddedVault>> | undefined;
+  beforeAll(async () => {
+    vault = await startEmbeddedVault(embeddedConfig({ VAULT_DATA_DIR: dataDir, ...env }));
+  });
+  afterAll(async () => {
+    await vault?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => vault!;
+}
+
+/**
+ * A distributed stack for the tests of one describe block, on the run's NATS,
+ * with a database and a Redis of its own: started before them, stopped and
+ * its stores dropped after them.
+ */
+export function distributedStackForBlock(): () => { stack: Awaited<ReturnType<typeof startDistributedStack>>; db: TestDatabase; redis: TestRedis } {
+  let db: TestDatabase | undefined;
+  let redis: TestRedis | undefined;
+  let stack: Awaited<ReturnType<typeof startDistributedStack>> | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    redis = await createTestRedis();
+    stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: testServers().natsUrl, REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await db?.drop();
+    await redis?.drop();
+  });
+  return () => ({ stack: stack!, db: db!, redis: redis! });
 }

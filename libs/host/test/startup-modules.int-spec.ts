@@ -14,6 +14,8 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** The clients of the distributed mode's servers: S3, Redis, NATS. */
 const DISTRIBUTED_CLIENTS = [/^@aws-sdk\//, /^@smithy\//, /^ioredis$/, /^@ioredis\//, /^@nats-io\//];
 const isDistributedClient = (name: string) => DISTRIBUTED_CLIENTS.some((pattern) => pattern.test(name));
+/** Metrics (prom-client) and the OpenTelemetry SDK: loaded only when switched on. */
+const isObservabilityPackage = (name: string) => name === 'prom-client' || name.startsWith('@opentelemetry/');
 
 /**
  * Issue 14: the embedded process loads only the adapters it uses. Each
@@ -118,6 +120,8 @@ describe('modules loaded at start, by mode', () => {
     // The record works: the framework the vault does use is in it.
     expect(packages).toEqual(expect.arrayContaining(['@nestjs/core', 'fastify', '@nestjs/microservices']));
     expect(packages.filter(isDistributedClient)).toEqual([]);
+    // Issue 20: metrics and trace export are off by default, and then not even loaded.
+    expect(packages.filter(isObservabilityPackage)).toEqual([]);
   }, 90_000);
 
   describe('distributed processes (the control)', () => {
@@ -160,6 +164,9 @@ describe('modules loaded at start, by mode', () => {
       expect(packages).not.toContain('ioredis');
       // PGlite is the embedded mode's old engine, loaded only to import an old data folder.
       expect(packages).not.toContain('@electric-sql/pglite');
+      // A service serves metrics on its health port; no OTLP endpoint, so no OpenTelemetry SDK (prom-client loads only its API).
+      expect(packages).toContain('prom-client');
+      expect(packages.filter((name) => /^@opentelemetry\/(sdk-|exporter-|resources)/.test(name))).toEqual([]);
     }, 90_000);
   });
 });

@@ -1,10 +1,10 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { contextLogger } from '@vault/platform';
-import type { ReadinessCheck } from '@vault/platform';
+import { OBSERVABILITY, contextLogger, type Observability, type ReadinessCheck } from '@vault/platform';
 import { openConnection, type Connection, type ConnectionOptions } from './connection.js';
 import { drizzleFor } from './database.js';
 import { durabilityProblems } from './durability-check.js';
 import { applyMigrations } from './migrations.js';
+import { measurePool } from './pool-metrics.js';
 
 export const CONNECTION = Symbol('CONNECTION');
 export const DATABASE_READINESS = Symbol('DATABASE_READINESS');
@@ -36,8 +36,9 @@ export class PersistenceModule {
       providers: [
         {
           provide: CONNECTION,
-          useFactory: async () => {
+          useFactory: async (observability?: Observability) => {
             const connection = await openConnection(options);
+            if (connection.kind === 'postgres' && observability?.metrics) measurePool(connection.pool, observability.metrics);
             // An operator's server (distributed mode) is checked; the embedded one is started with these settings on.
             if (options.kind === 'postgres' && connection.kind === 'postgres') {
               const logger = contextLogger('Database');
@@ -45,6 +46,7 @@ export class PersistenceModule {
             }
             return connection;
           },
+          inject: [{ token: OBSERVABILITY, optional: true }],
         },
         {
           provide: DATABASE_READINESS,

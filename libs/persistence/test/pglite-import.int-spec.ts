@@ -34,6 +34,15 @@ async function makePgliteVault(dataDir: string, options: { plannerUntil?: number
     await db.query(`insert into auth.owner_credential (password_hash, updated_at) values ('$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', $1)`, [at]);
     await db.query('insert into auth.vault_state (destroyed, global_access, updated_at) values (false, true, $1)', [at]);
     await db.query("insert into auth.login_failures values ('10.0.0.7', 3, $1, null), ('::1', 5, $1, $1)", [at]);
+    await db.query(
+      "insert into auth.second_factors (kind, name, confirmed_at, totp_secret, totp_last_step) values ('totp', 'Phone ☎', $1, 'JBSWY3DPEHPK3PXP', 59000000)",
+      [at],
+    );
+    await db.query(
+      "insert into auth.second_factors (kind, name, confirmed_at, credential_id, public_key, sign_count, transports) values ('passkey', 'Key', $1, 'Y3JlZA', 'cHVi', 7, '[\"usb\",\"nfc\"]')",
+      [at],
+    );
+    await db.query("insert into auth.recovery_codes (code_hash, used_at) values ('$argon2id$one', null), ('$argon2id$two', $1)", [at]);
     await db.query("insert into planner.targets (title, description, completed, created_at, completed_at) values ('Cross the Alps ✓', null, true, $1, $1), ('Ünïcödé \"quoted\" \\ back', 'line one\nline two', false, $1, null)", [at]);
     await db.query("insert into planner.activities (title, description) values ('Reconnaissance', 'at dawn')");
     await db.query('update planner.balance set amount = $1', [options.plannerUntil ? '123456.789' : '123456.78']);
@@ -106,7 +115,7 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
       const after = await everyRow(connection);
       // Every table of every service, with rows in each.
       expect(Object.keys(before).filter((t) => !t.endsWith('_seq'))).toEqual(
-        expect.arrayContaining(['auth.owner_credential', 'auth.vault_state', 'auth.login_failures', 'planner.targets', 'planner.activities', 'planner.balance', 'planner.schedule_items', 'planner.studies', 'planner.weekly_templates', 'journal.data_keys', 'journal.entries', 'media.photos', 'media.uploads', 'media.erasure_watch', 'audit.access_log', 'vault_migrations.auth', 'vault_migrations.planner', 'vault_migrations.journal', 'vault_migrations.media', 'vault_migrations.audit']),
+        expect.arrayContaining(['auth.owner_credential', 'auth.vault_state', 'auth.login_failures', 'auth.second_factors', 'auth.recovery_codes', 'planner.targets', 'planner.activities', 'planner.balance', 'planner.schedule_items', 'planner.studies', 'planner.weekly_templates', 'journal.data_keys', 'journal.entries', 'media.photos', 'media.uploads', 'media.erasure_watch', 'audit.access_log', 'vault_migrations.auth', 'vault_migrations.planner', 'vault_migrations.journal', 'vault_migrations.media', 'vault_migrations.audit']),
       );
       for (const [table, rows] of Object.entries(before)) expect({ table, rows: rows.length > 0 }).toEqual({ table, rows: true });
       expect(after).toEqual(before);
@@ -117,7 +126,7 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
     } finally {
       await connection.close();
     }
-    expect(events.join('\n')).toMatch(/Imported 2\d\d rows of 20 tables and \d sequences/);
+    expect(events.join('\n')).toMatch(/Imported 2\d\d rows of 22 tables and \d sequences/);
     expect([existsSync(join(dataDir, 'pg')), existsSync(join(dataDir, 'pg.pglite-backup')), partials(dataDir)]).toEqual([false, true, []]);
     expect([readFileSync(join(dataDir, 'master.key'), 'utf8'), statSync(join(dataDir, 'master.key')).mode & 0o777]).toEqual([masterKey, 0o600]);
     // The backup is the PGlite database as it was.

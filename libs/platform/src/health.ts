@@ -1,3 +1,4 @@
+import { OBSERVABILITY, type Observability } from './observability/observability.js';
 import { Public } from './public.decorator.js';
 import { Controller, Get, HttpCode, Inject, Module, Optional, ServiceUnavailableException, type DynamicModule } from '@nestjs/common';
 
@@ -68,8 +69,12 @@ export class HealthModule {
       providers: [
         {
           provide: READINESS_CHECKS,
-          useFactory: (...instances: ReadinessCheck[]) => instances,
-          inject: checks as never[],
+          // The same checks, at each scrape, in the process's metrics (vault_readiness).
+          useFactory: (observability: Observability | undefined, ...instances: ReadinessCheck[]) => {
+            observability?.metrics?.watchReadiness(instances);
+            return instances;
+          },
+          inject: [{ token: OBSERVABILITY, optional: true }, ...(checks as never[])],
         },
       ],
     };

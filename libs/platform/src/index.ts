@@ -4,3 +4,4 @@ export * from './config.js';
 export * from './health.js';
 export * from './public.decorator.js';
 export * from './raw-body-route.js';
+export * from './observability/index.js';

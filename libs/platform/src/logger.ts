@@ -1,6 +1,6 @@
 import { Logger as NestLogger, type LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
-import { currentRequestId } from './request-context.js';
+import { requestContext } from './request-context.js';
 
 export type { Logger } from 'pino';
 
@@ -23,17 +23,20 @@ export interface VaultLog {
   debug: LogFn;
 }
 
-/** JSON logs, one line per event, each tagged with its service and request id. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/** JSON logs, one line per event, each tagged with its service, request id and trace id. */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // The request and its trace on every line written while serving it, in every process it reaches.
     mixin() {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const context = requestContext.getStore();
+      if (!context) return {};
+      return { ...(context.requestId ? { requestId: context.requestId } : {}), ...(context.trace ? { traceId: context.trace.traceId, spanId: context.trace.spanId } : {}) };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

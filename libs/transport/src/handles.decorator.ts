@@ -25,7 +25,8 @@ export function Handles<C extends RpcContract>(contract: C) {
     const handler = descriptor.value as unknown as (request: unknown) => unknown;
     // The wrapper takes the envelope off the wire, not the request: Nest calls it, never the service's own code.
     descriptor.value = async function handle(this: unknown, envelope: RpcEnvelope | undefined): Promise<RpcReply> {
-      return requestContext.run({ requestId: envelope?.meta?.requestId }, async () => {
+      // The trace the transport's server opened for this call stays: its span is this handler's.
+      return requestContext.run({ ...requestContext.getStore(), requestId: envelope?.meta?.requestId }, async () => {
         // Parsing is inside too: a schema can throw (a stack overflow on a hostile shape), not only refuse.
         try {
           const parsed = contract.request.safeParse(envelope?.data ?? {});

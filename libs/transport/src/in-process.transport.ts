@@ -1,5 +1,7 @@
 import { BaseRpcContext, ClientProxy, Server, type CustomTransportStrategy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import { NO_OBSERVABILITY, TRACEPARENT, currentTrace, formatTraceparent, type Observability } from '@vault/platform';
 import { Subscription, from, mergeMap } from 'rxjs';
+import { RpcServerInstrumentation } from './rpc-server-instrumentation.js';
 
 /**
  * The embedded mode's transport: the gateway's client calls the services'
@@ -12,9 +14,34 @@ export class InProcessBroker {
 
 const roundTrip = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
 
+/**
+ * A message's context on this transport: its headers, as NATS would carry
+ * them (the caller's `traceparent`), so the server side reads them the same way.
+ */
+class InProcessContext extends BaseRpcContext<[Map<string, string>]> {
+  getHeaders(): Map<string, string> {
+    return this.args[0];
+  }
+}
+
+function contextOfCaller(): InProcessContext {
+  const trace = currentTrace();
+  return new InProcessContext([new Map(trace ? [[TRACEPARENT, formatTraceparent(trace)]] : [])]);
+}
+
 export class InProcessServer extends Server implements CustomTransportStrategy {
-  constructor(private readonly broker: InProcessBroker) {
+  private readonly instrumentation: RpcServerInstrumentation;
+
+  constructor(
+    private readonly broker: InProcessBroker,
+    observability: Observability = NO_OBSERVABILITY,
+  ) {
     super();
+    this.instrumentation = new RpcServerInstrumentation(observability);
+  }
+
+  override getHandlerByPattern(pattern: string) {
+    return this.instrumentation.handlerFor(pattern, super.getHandlerByPattern(pattern));
   }
 
   listen(callback: () => void) {
@@ -55,7 +82,7 @@ export class InProcessClient extends ClientProxy {
       callback({ err: `No handler for ${String(packet.pattern)}`, isDisposed: true });
       return () => undefined;
     }
-    const context = new BaseRpcContext([]);
+    const context = contextOfCaller();
     const subscription: Subscription = from(Promise.resolve(handler(roundTrip(packet.data), context)))
       .pipe(mergeMap((result) => server.transformToObservable(result)))
       .subscribe({
@@ -68,6 +95,6 @@ export class InProcessClient extends ClientProxy {
 
   protected async dispatchEvent<T = unknown>(packet: ReadPacket): Promise<T> {
     const handler = this.broker.server?.getHandlerByPattern(this.normalizePattern(packet.pattern));
-    return (handler ? await handler(roundTrip(packet.data), new BaseRpcContext([])) : undefined) as T;
+    return (handler ? await handler(roundTrip(packet.data), contextOfCaller()) : undefined) as T;
   }
 }

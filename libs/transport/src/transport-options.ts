@@ -1,19 +1,18 @@
-import { ClientProxyFactory, Transport, type ClientProxy, type CustomTransportStrategy, type MicroserviceOptions, type NatsOptions } from '@nestjs/microservices';
+import { Transport, type ClientProxy, type CustomTransportStrategy, type MicroserviceOptions, type NatsOptions } from '@nestjs/microservices';
+import { NO_OBSERVABILITY, type Observability } from '@vault/platform';
 import { DrainingServerNats } from './draining-server-nats.js';
 import { InProcessBroker, InProcessClient, InProcessServer } from './in-process.transport.js';
 import { NATS_RECONNECT } from './nats-reconnect.js';
+import { TracedClientNats } from './traced-client-nats.js';
 
 /** How the gateway reaches the services: chosen by configuration, never by code. */
 export type TransportOptions =
   | { kind: 'in-process'; broker: InProcessBroker; timeoutMs: number }
   | { kind: 'nats'; url: string; timeoutMs: number };
 
-export function createClientProxy(options: TransportOptions, clientName: string): ClientProxy {
+export function createClientProxy(options: TransportOptions, clientName: string, observability: Observability = NO_OBSERVABILITY): ClientProxy {
   if (options.kind === 'in-process') return new InProcessClient(options.broker);
-  return ClientProxyFactory.create({
-    transport: Transport.NATS,
-    options: { servers: [options.url], name: clientName, ...NATS_RECONNECT },
-  }) as ClientProxy;
+  return new TracedClientNats({ servers: [options.url], name: clientName, ...NATS_RECONNECT }, observability) as unknown as ClientProxy;
 }
 
 /**
@@ -27,8 +26,8 @@ function natsServerOptions(url: string, serviceName: string): NonNullable<NatsOp
 }
 
 /** The server side of the same choice, for `connectMicroservice`. */
-export function microserviceOptions(options: TransportOptions, serviceName: string): MicroserviceOptions {
-  if (options.kind === 'in-process') return { strategy: new InProcessServer(options.broker) };
+export function microserviceOptions(options: TransportOptions, serviceName: string, observability: Observability = NO_OBSERVABILITY): MicroserviceOptions {
+  if (options.kind === 'in-process') return { strategy: new InProcessServer(options.broker, observability) };
   return { transport: Transport.NATS, options: natsServerOptions(options.url, serviceName) };
 }
 
@@ -36,7 +35,7 @@ export function microserviceOptions(options: TransportOptions, serviceName: stri
  * The same server as an instance (`connectMicroservice({ strategy })`), for a
  * process that must also watch the connection it serves on (readiness).
  */
-export function createServer(options: TransportOptions, serviceName: string): CustomTransportStrategy {
-  if (options.kind === 'in-process') return new InProcessServer(options.broker);
-  return new DrainingServerNats(natsServerOptions(options.url, serviceName));
+export function createServer(options: TransportOptions, serviceName: string, observability: Observability = NO_OBSERVABILITY): CustomTransportStrategy {
+  if (options.kind === 'in-process') return new InProcessServer(options.broker, observability);
+  return new DrainingServerNats(natsServerOptions(options.url, serviceName), observability);
 }

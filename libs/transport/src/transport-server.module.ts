@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ServerNats, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { ReadinessCheck } from '@vault/platform';
+import { OBSERVABILITY, type Observability, type ReadinessCheck } from '@vault/platform';
 import { natsReadiness } from './nats-readiness.js';
 import { createServer, type TransportOptions } from './transport-options.js';
 
@@ -22,7 +22,11 @@ export class TransportServerModule {
       module: TransportServerModule,
       global: true,
       providers: [
-        { provide: TRANSPORT_SERVER, useFactory: () => createServer(options, serviceName) },
+        {
+          provide: TRANSPORT_SERVER,
+          useFactory: (observability?: Observability) => createServer(options, serviceName, observability),
+          inject: [{ token: OBSERVABILITY, optional: true }],
+        },
         {
           provide: TRANSPORT_SERVER_READINESS,
           useFactory: (server: CustomTransportStrategy): ReadinessCheck =>

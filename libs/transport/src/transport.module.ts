@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { ReadinessCheck } from '@vault/platform';
+import { OBSERVABILITY, type Observability, type ReadinessCheck } from '@vault/platform';
 import { RPC_PROXY, RpcClient, TRANSPORT_OPTIONS } from './rpc-client.js';
 import { createClientProxy, type TransportOptions } from './transport-options.js';
 import type { ClientProxy } from '@nestjs/microservices';
@@ -17,7 +17,11 @@ export class TransportModule {
       global: true,
       providers: [
         { provide: TRANSPORT_OPTIONS, useValue: options },
-        { provide: RPC_PROXY, useFactory: () => createClientProxy(options, clientName) },
+        {
+          provide: RPC_PROXY,
+          useFactory: (observability?: Observability) => createClientProxy(options, clientName, observability),
+          inject: [{ token: OBSERVABILITY, optional: true }],
+        },
         {
           provide: TRANSPORT_READINESS,
           // ClientNats.connect() rejects while disconnected (it caches the loss), and rtt() asks the broker itself.

@@ -28,7 +28,7 @@ describe('EXPORT VAULT', () => {
     const archive = streamedArchive();
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     const fetchMock = mockFetch({ 'POST /api/settings/export': () => archive.response });
-    renderWithProviders(<ExportVaultSection />);
+    renderWithProviders(<ExportVaultSection open onOpenChange={() => {}} />);
     await user.type(screen.getByLabelText('Owner password'), 'the owner password');
     await user.type(screen.getByLabelText('Passphrase (optional, encrypts the archive)'), 'a long passphrase');
     await user.click(screen.getByRole('button', { name: 'EXPORT VAULT' }));
@@ -48,7 +48,7 @@ describe('EXPORT VAULT', () => {
     const user = userEvent.setup();
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     mockFetch({ 'POST /api/settings/export': () => text('password: is not the owner password', 403) });
-    renderWithProviders(<ExportVaultSection />);
+    renderWithProviders(<ExportVaultSection open onOpenChange={() => {}} />);
     await user.type(screen.getByLabelText('Owner password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'EXPORT VAULT' }));
     expect((await screen.findByRole('alert')).textContent).toContain('password: is not the owner password');

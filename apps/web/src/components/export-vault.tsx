@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { serverReason } from '../lib/api';
 import { toast } from '../lib/toast';
 import { downloadExport, megabytes } from '../lib/vault-archive';
@@ -7,12 +7,19 @@ import { TextField } from './form-fields';
 /**
  * EXPORT VAULT, in the settings panel: the owner's password again, an
  * optional passphrase (the archive is then an age file), and the bytes
- * received while the archive streams. "Export first" before a self-destruct
- * is this same section, above PERFECT CELL. Folded until opened, so the
- * panel stays as short as the spec's two sections and clear of the toasts.
+ * received while the archive streams. Folded until opened, so the panel
+ * stays as short as the spec's two sections and clear of the toasts; PERFECT
+ * CELL, once armed, offers EXPORT FIRST, which opens it here (`open`) with
+ * the password field focused.
  */
-export function ExportVaultSection() {
+export function ExportVaultSection({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const headingId = useId();
+  const details = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    details.current?.scrollIntoView?.({ block: 'nearest' });
+    details.current?.querySelector('input')?.focus();
+  }, [open]);
   const [password, setPassword] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [received, setReceived] = useState<number | undefined>();
@@ -36,7 +43,13 @@ export function ExportVaultSection() {
   }
 
   return (
-    <details aria-labelledby={headingId} className="rounded-lg border-2 border-edge bg-vault-deep p-4">
+    <details
+      ref={details}
+      open={open}
+      onToggle={(event) => onOpenChange(event.currentTarget.open)}
+      aria-labelledby={headingId}
+      className="rounded-lg border-2 border-edge bg-vault-deep p-4"
+    >
       <summary id={headingId} className="comic-heading cursor-pointer text-base text-hero-cyan">
         EXPORT VAULT
       </summary>

@@ -86,6 +86,21 @@ describe('PERFECT CELL', () => {
     expect(within(panel).queryByText('CONFIRMATION: Click again to execute.')).toBeNull();
   });
 
+  it('offers EXPORT FIRST once armed: it disarms and opens EXPORT VAULT with the password field focused', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<SettingsMenu globalAccess={false} />);
+    const panel = await openPanel(user);
+    const exportSection = within(panel).getByText('EXPORT VAULT', { selector: 'summary' }).closest('details')!;
+    expect(exportSection.open).toBe(false);
+    expect(within(panel).queryByRole('button', { name: 'EXPORT FIRST' })).toBeNull();
+    await user.click(within(panel).getByRole('button', { name: 'INITIATE' }));
+    await user.click(within(panel).getByRole('button', { name: 'EXPORT FIRST' }));
+    expect(exportSection.open).toBe(true);
+    expect(document.activeElement).toBe(within(panel).getByLabelText('Owner password'));
+    expect(within(panel).getByRole('button', { name: 'INITIATE' })).toBeTruthy();
+    expect(within(panel).queryByText('CONFIRMATION: Click again to execute.')).toBeNull();
+  });
+
   it('disarms when Escape closes the panel', async () => {
     const user = userEvent.setup();
     renderWithProviders(<SettingsMenu globalAccess={false} />);

@@ -10,6 +10,9 @@ import {
 } from '../lib/settings';
 import { GlobeIcon, RocketIcon, SlidersIcon, ZapIcon } from './icons';
 import { ExportVaultSection } from './export-vault';
+import { ReauthenticationPrompt } from './reauthentication-prompt';
+import { SecondFactorSection } from './second-factor-section';
+import { isAskingForReauthentication } from '../lib/reauthentication';
 
 /**
  * The "VAULT SETTINGS" dropdown of the desktop header (spec section 2.4).
@@ -18,6 +21,7 @@ import { ExportVaultSection } from './export-vault';
 export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
   const [open, setOpen] = useState(false);
   const [armed, setArmed] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
   const titleId = useId();
   // Held here, not in the panel's content, so a call still pending when the panel closes shows when it reopens.
   const activate = useActivateGlobalAccess();
@@ -25,12 +29,18 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
   const selfDestruct = useSelfDestruct();
 
   function onOpenChange(next: boolean) {
+    // The re-authentication prompt sits above the panel: the panel waits for it rather than closing.
+    if (!next && isAskingForReauthentication()) return;
     setOpen(next);
-    if (!next) setArmed(false);
+    if (!next) {
+      setArmed(false);
+      setExportOpen(false);
+    }
   }
 
   return (
     <Popover.Root open={open} onOpenChange={onOpenChange}>
+      <ReauthenticationPrompt />
       <Popover.Trigger asChild>
         <button
           type="button"
@@ -46,7 +56,7 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
           sideOffset={10}
           collisionPadding={16}
           aria-labelledby={titleId}
-          className="pop-in z-50 w-[22rem] max-w-[calc(100vw-2rem)] overflow-hidden rounded-xl border-2 border-black bg-panel text-ink shadow-comic outline-none"
+          className="pop-in z-50 max-h-[var(--radix-popover-content-available-height)] w-[22rem] max-w-[calc(100vw-2rem)] overflow-y-auto overflow-x-hidden rounded-xl border-2 border-black bg-panel text-ink shadow-comic outline-none"
         >
           <div className="hazard h-2 border-b-2 border-black" aria-hidden="true" />
           <div className="space-y-4 p-5">
@@ -54,8 +64,17 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
               VAULT SETTINGS
             </h2>
             <GlobalAccessSection on={globalAccess} activate={activate} deactivate={deactivate} />
-            <ExportVaultSection />
-            <SelfDestructSection armed={armed} setArmed={setArmed} selfDestruct={selfDestruct} />
+            <SecondFactorSection />
+            <ExportVaultSection open={exportOpen} onOpenChange={setExportOpen} />
+            <SelfDestructSection
+              armed={armed}
+              setArmed={setArmed}
+              selfDestruct={selfDestruct}
+              onExportFirst={() => {
+                setArmed(false);
+                setExportOpen(true);
+              }}
+            />
           </div>
         </Popover.Content>
       </Popover.Portal>
@@ -115,10 +134,13 @@ function SelfDestructSection({
   armed,
   setArmed,
   selfDestruct,
+  onExportFirst,
 }: {
   armed: boolean;
   setArmed: (armed: boolean) => void;
   selfDestruct: ReturnType<typeof useSelfDestruct>;
+  /** Disarms and opens EXPORT VAULT: the owner's copy before the erase (optional). */
+  onExportFirst: () => void;
 }) {
   const headingId = useId();
   // After success the browser leaves for the login endpoint; nothing is offered meanwhile.
@@ -148,9 +170,17 @@ function SelfDestructSection({
       </h3>
       <p className="mt-2 text-sm font-semibold text-hero-red">DANGER: Irreversible data deletion</p>
       {armed ? (
-        <p role="alert" className="mt-3 rounded-md border-2 border-black bg-hero-yellow px-3 py-2 text-sm font-bold text-black">
-          {SELF_DESTRUCT_ARMED_TEXT}
-        </p>
+        <>
+          <p role="alert" className="mt-3 rounded-md border-2 border-black bg-hero-yellow px-3 py-2 text-sm font-bold text-black">
+            {SELF_DESTRUCT_ARMED_TEXT}
+          </p>
+          <p className="mt-2 flex items-center justify-between gap-2 text-sm text-muted">
+            Keep a copy of everything?
+            <button type="button" className="btn btn-ghost px-3 text-xs" onClick={onExportFirst}>
+              EXPORT FIRST
+            </button>
+          </p>
+        </>
       ) : null}
       <button type="button" className="btn btn-red mt-3 w-full text-sm" disabled={erasing} onClick={onClick}>
         <ZapIcon />

@@ -22,13 +22,23 @@ export function formatAction(action: string): string {
   return action.replaceAll('_', ' ').toUpperCase();
 }
 
-export type LogTone = 'red' | 'green' | 'blue' | 'cyan';
+export type LogTone = 'red' | 'green' | 'blue' | 'yellow' | 'cyan';
 
-/** Failed attempts red, sign-ins green, logouts blue, anything else cyan (spec section 2.13). */
+/** Passed checks of the second factor and of a re-authentication, green like a sign-in. */
+const GREEN_ACTIONS = new Set(['login_success', 'second_factor_succeeded', 'reauthenticated']);
+/** What changes or spends the owner's ways in, or holds an action back for them: worth a look. */
+const YELLOW_ACTIONS = new Set(['password_accepted', 'recovery_code_used', 'second_factor_added', 'second_factor_removed', 'reauthentication_required']);
+
+/**
+ * Failed attempts red, sign-ins green, logouts blue, anything else cyan (spec
+ * section 2.13); the second factor's steps (issue 19) green when they passed,
+ * red when they failed, yellow for the rest.
+ */
 export function actionTone(action: string): LogTone {
   if (action.toLowerCase().includes('failed')) return 'red';
-  if (action === 'login_success') return 'green';
+  if (GREEN_ACTIONS.has(action)) return 'green';
   if (action === 'logout') return 'blue';
+  if (YELLOW_ACTIONS.has(action)) return 'yellow';
   return 'cyan';
 }
 

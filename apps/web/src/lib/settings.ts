@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api';
 import { markVaultGone } from './farewell';
 import { navigation } from './navigation';
+import { withReauthentication } from './reauthentication';
 import { USER_KEY } from './session';
 import { toast, TOAST_LONG_DURATION_MS } from './toast';
 import { toastFailure } from './unauthorized';
@@ -23,7 +24,7 @@ export const LOGIN_ROUTE = '/';
 export function useActivateGlobalAccess() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('POST', GLOBAL_ACCESS_ENDPOINT),
+    mutationFn: () => withReauthentication(() => apiRequest('POST', GLOBAL_ACCESS_ENDPOINT)),
     onSuccess: async () => {
       toast({ title: 'To The Moon Activated' });
       await queryClient.invalidateQueries({ queryKey: USER_KEY });
@@ -55,7 +56,7 @@ export function useDeactivateGlobalAccess() {
  */
 export function useSelfDestruct() {
   return useMutation({
-    mutationFn: () => apiRequest('POST', SELF_DESTRUCT_ENDPOINT),
+    mutationFn: () => withReauthentication(() => apiRequest('POST', SELF_DESTRUCT_ENDPOINT)),
     onSuccess: () => {
       toast({
         title: 'Perfect Cell Initiated',

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { Owner } from '@vault/contracts';
+import type { Owner, PendingSignIn, PublicOwner, SecondFactorMethod } from '@vault/contracts';
 import { apiJson, serverReason } from '../lib/api';
 import { isGoneError, markVaultGone } from '../lib/farewell';
 import { takeReturnPath } from '../lib/return-path';
@@ -10,6 +10,7 @@ import { toast } from '../lib/toast';
 import { vaultTitle } from '../lib/session';
 import { ActivityIcon, EyeIcon, EyeOffIcon, LockIcon, ShieldIcon } from '../components/icons';
 import { RestoreVault } from '../components/restore-vault';
+import { PasskeySignInButton, SecondStepForm } from '../components/second-step-form';
 
 interface LoginBody {
   username: string;
@@ -26,7 +27,7 @@ type Missing = 'username' | 'password' | null;
  * The landing page for signed-out visitors (spec section 2.2). `footer` is
  * shown under the form (a visitor of a public vault gets a way back to it).
  */
-export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: ReactNode }) {
+export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; footer?: ReactNode }) {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   // A blank sign-in is still not sent (spec section 5), but says which field is missing.
@@ -37,12 +38,20 @@ export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: 
   const statusId = useId();
   const problemId = useId();
   const username = owner?.username ?? '';
+  // With a second factor enrolled, the accepted password leads to the second step (no session yet).
+  const [secondStep, setSecondStep] = useState<SecondFactorMethod[] | null>(null);
+  // Back to the screen an expired session left (takeReturnPath), else / (spec section 2.2).
+  const signedIn = () => navigation.assign(takeReturnPath());
 
   const login = useMutation({
-    mutationFn: (body: LoginBody) => apiJson<Owner>('POST', '/api/login', body),
-    // Back to the screen an expired session left (takeReturnPath), else / (spec section 2.2).
-    onSuccess: () => {
-      navigation.assign(takeReturnPath());
+    mutationFn: (body: LoginBody) => apiJson<Owner | PendingSignIn>('POST', '/api/login', body),
+    onSuccess: (answer) => {
+      if (answer && 'secondFactor' in answer) {
+        setPassword('');
+        setSecondStep(answer.secondFactor);
+        return;
+      }
+      signedIn();
     },
     onError: (error: Error) => {
       if (isGoneError(error)) {
@@ -56,7 +65,7 @@ export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: 
     },
   });
 
-  const pending = login.isPending || login.isSuccess;
+  const pending = login.isPending || (login.isSuccess && !secondStep);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -103,81 +112,93 @@ export function LoginScreen({ owner, footer }: { owner?: Owner | null; footer?: 
             </p>
           </div>
 
-          <form className="space-y-5 p-6 sm:p-8" onSubmit={onSubmit} noValidate aria-describedby={statusId}>
-            <div>
-              <label className="label" htmlFor={usernameId}>
-                Username
-              </label>
-              <input
-                id={usernameId}
-                name="username"
-                className="field font-mono"
-                value={username}
-                readOnly
-                disabled
-                autoComplete="username"
-                aria-invalid={missing === 'username' ? true : undefined}
-                aria-describedby={missing === 'username' ? problemId : undefined}
-              />
-              {missing === 'username' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
-            </div>
-
-            <div>
-              <label className="label" htmlFor={passwordId}>
-                Password
-              </label>
-              <div className="relative">
+          {secondStep ? (
+            <SecondStepForm
+              methods={secondStep}
+              onSignedIn={signedIn}
+              onRestart={() => {
+                setSecondStep(null);
+                login.reset();
+              }}
+            />
+          ) : (
+            <form className="space-y-5 p-6 sm:p-8" onSubmit={onSubmit} noValidate aria-describedby={statusId}>
+              <div>
+                <label className="label" htmlFor={usernameId}>
+                  Username
+                </label>
                 <input
-                  ref={passwordRef}
-                  id={passwordId}
-                  name="password"
-                  type={showPassword ? 'text' : 'password'}
-                  className="field pr-14"
-                  placeholder="Enter password"
-                  value={password}
-                  onChange={(e) => onPasswordChange(e.target.value)}
-                  autoComplete="current-password"
-                  autoFocus
-                  required
-                  aria-invalid={missing === 'password' ? true : undefined}
-                  aria-describedby={missing === 'password' ? problemId : undefined}
+                  id={usernameId}
+                  name="username"
+                  className="field font-mono"
+                  value={username}
+                  readOnly
+                  disabled
+                  autoComplete="username"
+                  aria-invalid={missing === 'username' ? true : undefined}
+                  aria-describedby={missing === 'username' ? problemId : undefined}
                 />
-                <button
-                  type="button"
-                  onClick={() => setShowPassword((v) => !v)}
-                  aria-label={showPassword ? 'Hide password' : 'Show password'}
-                  aria-pressed={showPassword}
-                  aria-controls={passwordId}
-                  className="absolute inset-y-1 right-1 flex w-11 items-center justify-center rounded-md text-xl text-muted hover:bg-white/5 hover:text-ink"
-                >
-                  {showPassword ? <EyeOffIcon /> : <EyeIcon />}
-                </button>
+                {missing === 'username' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
               </div>
-              {missing === 'password' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
-            </div>
-
-            <button type="submit" className="btn btn-red w-full text-lg" disabled={pending} aria-busy={pending}>
-              <LockIcon />
-              {pending ? 'AUTHENTICATING...' : 'SECURE ACCESS'}
-            </button>
-
-            <div id={statusId} className="rounded-lg border-2 border-hero-cyan/40 bg-vault-deep/80 p-4">
-              <p className="comic-heading mb-2 flex items-center gap-2 text-sm text-hero-cyan">
-                <ActivityIcon />
-                Security Status
-              </p>
-              <ul className="space-y-1.5 text-sm text-ink">
-                <li className="flex items-center gap-2">
-                  <span className="h-2 w-2 shrink-0 rounded-full bg-hero-green" aria-hidden="true" />
-                  Session auto-expires in half an hour
-                </li>
-                <li className="flex items-center gap-2">
-                  <span className="h-2 w-2 shrink-0 rounded-full bg-hero-green" aria-hidden="true" />
-                  All access attempts are logged
-                </li>
-              </ul>
-            </div>
-          </form>
+  
+              <div>
+                <label className="label" htmlFor={passwordId}>
+                  Password
+                </label>
+                <div className="relative">
+                  <input
+                    ref={passwordRef}
+                    id={passwordId}
+                    name="password"
+                    type={showPassword ? 'text' : 'password'}
+                    className="field pr-14"
+                    placeholder="Enter password"
+                    value={password}
+                    onChange={(e) => onPasswordChange(e.target.value)}
+                    autoComplete="current-password"
+                    autoFocus
+                    required
+                    aria-invalid={missing === 'password' ? true : undefined}
+                    aria-describedby={missing === 'password' ? problemId : undefined}
+                  />
+                  <button
+                    type="button"
+                    onClick={() => setShowPassword((v) => !v)}
+                    aria-label={showPassword ? 'Hide password' : 'Show password'}
+                    aria-pressed={showPassword}
+                    aria-controls={passwordId}
+                    className="absolute inset-y-1 right-1 flex w-11 items-center justify-center rounded-md text-xl text-muted hover:bg-white/5 hover:text-ink"
+                  >
+                    {showPassword ? <EyeOffIcon /> : <EyeIcon />}
+                  </button>
+                </div>
+                {missing === 'password' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
+              </div>
+  
+              <button type="submit" className="btn btn-red w-full text-lg" disabled={pending} aria-busy={pending}>
+                <LockIcon />
+                {pending ? 'AUTHENTICATING...' : 'SECURE ACCESS'}
+              </button>
+              {owner?.passkeySignIn ? <PasskeySignInButton onSignedIn={signedIn} /> : null}
+  
+              <div id={statusId} className="rounded-lg border-2 border-hero-cyan/40 bg-vault-deep/80 p-4">
+                <p className="comic-heading mb-2 flex items-center gap-2 text-sm text-hero-cyan">
+                  <ActivityIcon />
+                  Security Status
+                </p>
+                <ul className="space-y-1.5 text-sm text-ink">
+                  <li className="flex items-center gap-2">
+                    <span className="h-2 w-2 shrink-0 rounded-full bg-hero-green" aria-hidden="true" />
+                    Session auto-expires in half an hour
+                  </li>
+                  <li className="flex items-center gap-2">
+                    <span className="h-2 w-2 shrink-0 rounded-full bg-hero-green" aria-hidden="true" />
+                    All access attempts are logged
+                  </li>
+                </ul>
+              </div>
+            </form>
+          )}
         </div>
 
         <p className="mt-6 text-center text-sm text-muted">Access restricted to authorized user only</p>

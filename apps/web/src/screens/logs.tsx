@@ -1,4 +1,4 @@
-import { ActivityIcon, AlertIcon, CheckIcon, LogOutIcon } from '../components/icons';
+import { ActivityIcon, AlertIcon, CheckIcon, LockIcon, LogOutIcon } from '../components/icons';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../components/states';
 import { actionTone, formatAction, formatLogTime, useAccessLogs, type AccessLog, type LogTone } from '../lib/logs';
@@ -8,6 +8,7 @@ const TONE_CLASSES: Record<LogTone, string> = {
   red: 'border-hero-red text-hero-red',
   green: 'border-hero-green text-hero-green',
   blue: 'border-hero-blue text-hero-blue',
+  yellow: 'border-hero-yellow text-hero-yellow',
   cyan: 'border-hero-cyan text-hero-cyan',
 };
 
@@ -15,6 +16,7 @@ const TONE_ICONS: Record<LogTone, typeof ActivityIcon> = {
   red: AlertIcon,
   green: CheckIcon,
   blue: LogOutIcon,
+  yellow: LockIcon,
   cyan: ActivityIcon,
 };
 

@@ -5,6 +5,8 @@ import { InjectAuthDb } from '../database.js';
 import { loginFailures } from '../schema/login-failures.table.js';
 import { LOCKOUT_OPTIONS, type LockoutOptions } from './lockout.options.js';
 
+export const LOCKED = 'Account locked after repeated failed sign-ins. Try again later.';
+
 /** A sign-in attempt's place in its address's streak, or a refusal: the address is locked out. */
 export type SignInClaim = { judged: true; position: number } | { judged: false };
 
@@ -70,6 +72,19 @@ export class LockoutService {
           or(isNull(loginFailures.lockedUntil), lte(loginFailures.lockedUntil, sql`now()`)),
         ),
       );
+  }
+
+  /**
+   * The right password when a second factor must follow: the attempt gives
+   * its place back (it was no failure), but the streak goes on, so wrong
+   * codes before and after it add up, and only the factor ends the streak.
+   * Otherwise one right password between guesses would reopen every place.
+   */
+  async unclaim(ipAddress: string, position: number): Promise<void> {
+    await this.db
+      .update(loginFailures)
+      .set({ failures: sql`${loginFailures.failures} - 1` })
+      .where(and(eq(loginFailures.ipAddress, ipAddress), eq(loginFailures.failures, position)));
   }
 
   private period() {

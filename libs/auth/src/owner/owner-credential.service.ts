@@ -42,6 +42,12 @@ export class OwnerCredentialService implements OnModuleInit {
     return passwordOk && username === this.owner.username;
   }
 
+  /** The password alone, for a change that needs it again (removing the last second factor). */
+  async verifyPassword(password: string): Promise<boolean> {
+    const hash = this.passwordHash ?? (await this.credentials.findHash());
+    return hash ? verifyPassword(hash, password) : false;
+  }
+
   /** Checked at every start, stored or not, so a weak configured password never opens the vault. */
   private async refuseWeakConfiguredPassword() {
     const { password, passwordHash, name, username } = this.owner;

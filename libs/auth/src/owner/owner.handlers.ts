@@ -1,11 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import { GetOwnerProfile, VerifyOwner, type Owner, type RpcRequest } from '@vault/contracts';
+import { GetOwnerProfile, VerifyOwner, type Owner, type PasswordVerdict, type RpcRequest } from '@vault/contracts';
 import { Handles, RpcFailure } from '@vault/transport';
-import { LockoutService } from '../lockout/lockout.service.js';
+import { LOCKED, LockoutService } from '../lockout/lockout.service.js';
+import { SecondFactorService } from '../second-factor/second-factor.service.js';
 import { OwnerCredentialService } from './owner-credential.service.js';
 import { OWNER_OPTIONS, type OwnerOptions } from './owner.options.js';
-
-const LOCKED = 'Account locked after repeated failed sign-ins. Try again later.';
 
 @Controller()
 export class OwnerHandlers {
@@ -13,16 +12,18 @@ export class OwnerHandlers {
     @Inject(OWNER_OPTIONS) private readonly owner: OwnerOptions,
     private readonly credentials: OwnerCredentialService,
     private readonly lockout: LockoutService,
+    private readonly factors: SecondFactorService,
   ) {}
 
   /**
    * The attempt claims its place in the address's streak before the password
    * is hashed: a locked-out address is refused unjudged, so the right password
    * does not open the vault until the lockout ends, however many attempts
-   * arrive at once.
+   * arrive at once. With a second factor enrolled the right password does
+   * not end the streak: the factor does (VerifySecondFactor).
    */
   @Handles(VerifyOwner)
-  async verify(request: RpcRequest<typeof VerifyOwner>): Promise<Owner> {
+  async verify(request: RpcRequest<typeof VerifyOwner>): Promise<PasswordVerdict> {
     const ip = request.client?.ip ?? 'unknown';
     const claim = await this.lockout.claim(ip);
     if (!claim.judged) throw new RpcFailure(423, LOCKED);
@@ -30,8 +31,10 @@ export class OwnerHandlers {
       if (await this.lockout.recordFailure(ip, claim.position)) throw new RpcFailure(423, LOCKED);
       throw RpcFailure.unauthorized('Invalid credentials');
     }
-    await this.lockout.release(ip, claim.position);
-    return this.ownerProfile();
+    const secondFactor = await this.factors.methods();
+    if (secondFactor.length > 0) await this.lockout.unclaim(ip, claim.position);
+    else await this.lockout.release(ip, claim.position);
+    return { ...this.ownerProfile(), secondFactor };
   }
 
   @Handles(GetOwnerProfile)

@@ -6,6 +6,7 @@ import { InjectAuthDb } from '../database.js';
 import { OwnerCredentialService } from '../owner/owner-credential.service.js';
 import { loginFailures } from '../schema/login-failures.table.js';
 import { ownerCredential } from '../schema/owner-credential.table.js';
+import { clearSecondFactorData } from '../second-factor/second-factor.repository.js';
 import { VaultStateRepository } from './vault-state.repository.js';
 
 /** The vault's two drastic switches: public (global access) and destroyed. */
@@ -33,10 +34,11 @@ export class VaultStateHandlers {
     return this.state.update({ destroyed: true, globalAccess: false });
   }
 
-  /** auth-svc's share of the erase: the credential and the lockout records; the destroyed mark stays. */
+  /** auth-svc's share of the erase: the credential, the second factors and recovery codes, the lockout records; the destroyed mark stays. */
   @Handles(EraseAuth)
   async erase() {
     await this.db.transaction(async (tx) => {
+      await clearSecondFactorData(tx as unknown as Database);
       await tx.delete(ownerCredential);
       await tx.delete(loginFailures);
     });

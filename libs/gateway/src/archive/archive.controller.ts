@@ -6,6 +6,8 @@ import { RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { AccessRecorder } from '../audit/access-recorder.js';
+import { RecentAuthentication } from '../auth/recent-authentication.js';
+import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { JsonBody } from '../http/json-body.decorator.js';
 import { OwnerOnly } from '../vault/route-flags.js';
 import { VaultStateCache } from '../vault/vault-state.cache.js';
@@ -30,6 +32,7 @@ export class ArchiveController {
     private readonly importer: VaultImporter,
     private readonly access: AccessRecorder,
     private readonly state: VaultStateCache,
+    private readonly recent: RecentAuthentication,
   ) {}
 
   /**
@@ -101,10 +104,16 @@ export class ArchiveController {
     }
   }
 
+  /**
+   * The password again; with a second factor enrolled, also a full
+   * authentication (sign-in or re-authentication, factor included) within
+   * the last five minutes, as every drastic action needs.
+   */
   private async reauthenticate(request: FastifyRequest, password: string): Promise<void> {
     const owner = await this.rpc.send(GetOwnerProfile, {});
     try {
-      await this.rpc.send(VerifyOwner, { username: owner.username, password, client: { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 1000) } });
+      const { secondFactor } = await this.rpc.send(VerifyOwner, { username: owner.username, password, client: { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 1000) } });
+      if (secondFactor.length > 0) this.recent.require(request as AuthenticatedRequest);
     } catch (error) {
       this.access.record(request, 'export', false);
       // Not a 401: the session is fine, only the password re-entered is wrong.

@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { LoginRequest, VerifyOwner, describeIssues, type Owner } from '@vault/contracts';
+import { LoginRequest, VerifyOwner, describeIssues, type PasswordVerdict } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-local';
@@ -15,7 +15,7 @@ export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
     super({ usernameField: 'username', passwordField: 'password', passReqToCallback: true, session: false });
   }
 
-  async validate(request: FastifyRequest): Promise<Owner> {
+  async validate(request: FastifyRequest): Promise<PasswordVerdict> {
     const parsed = LoginRequest.safeParse(request.body);
     if (!parsed.success) throw new BadRequestException(describeIssues(parsed.error));
     return this.rpc.send(VerifyOwner, {

@@ -1,40 +1,30 @@
-import { BadRequestException, HttpException, Inject, Injectable, UnauthorizedException, type ExecutionContext } from '@nestjs/common';
+import { BadRequestException, HttpException, Injectable, UnauthorizedException, type ExecutionContext } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
+import type { PasswordVerdict } from '@vault/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AccessRecorder } from '../audit/access-recorder.js';
-import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
-import { ATTEMPT_COUNTER, type AttemptCounter } from './login-rate-limit.js';
+import { SignInAttempts } from './sign-in-attempts.js';
 
 /**
  * Sign-in: first the per-address rate limit, then passport's local strategy
- * (auth-svc checks the password and the lockout). Every outcome is logged.
+ * (auth-svc checks the password and the lockout). Every outcome is logged;
+ * a right password with a second factor still to come is not yet a sign-in.
  */
 @Injectable()
 export class LoginGuard extends AuthGuard('local') {
   constructor(
-    @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
-    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    private readonly attempts: SignInAttempts,
     private readonly access: AccessRecorder,
   ) {
     super();
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const { attempts, windowSeconds } = this.options.loginRateLimit;
-    let count: number;
-    try {
-      count = await this.attempts.hit(request.ip, windowSeconds);
-    } catch {
-      throw new HttpException('The rate limiter is unavailable. Try again shortly.', 503);
-    }
-    if (count > attempts) {
-      this.access.record(request, 'rate_limited', false);
-      throw new HttpException(`Rate limit exceeded: too many sign-in attempts. Try again in ${Math.ceil(windowSeconds / 60)} minutes.`, 429);
-    }
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: PasswordVerdict }>();
+    await this.attempts.admit(request);
     try {
       const allowed = (await super.canActivate(context)) as boolean;
-      this.access.record(request, 'login_success', true);
+      this.access.record(request, request.user?.secondFactor.length ? 'password_accepted' : 'login_success', true);
       return allowed;
     } catch (error) {
       const status = error instanceof HttpException ? error.getStatus() : (error as { status?: number }).status;

@@ -1,41 +1,52 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res, ServiceUnavailableException, UseGuards } from '@nestjs/common';
-import { GetOwnerProfile, type CurrentUser, type Owner } from '@vault/contracts';
+import { GetOwnerProfile, type CurrentUser, type Owner, type PasswordVerdict, type PendingSignIn } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import { VaultStateCache } from '../vault/vault-state.cache.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
 import { Public } from '@vault/platform';
-import { clearSessionCookie, readSessionId, setSessionCookie } from '../session/session-cookie.js';
+import { PENDING_SIGN_INS, PENDING_SIGN_IN_TTL_SECONDS, type PendingSignInStore } from '../session/pending-sign-in.store.js';
+import { clearSessionCookie, readSessionId, setPendingSignInCookie } from '../session/session-cookie.js';
 import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { LoginGuard } from './login.guard.js';
+import { SessionIssuer } from './session-issuer.js';
 
 @Controller('api')
 export class SessionController {
   constructor(
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
-    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    @Inject(PENDING_SIGN_INS) private readonly pending: PendingSignInStore,
+    private readonly issuer: SessionIssuer,
     private readonly access: AccessRecorder,
     private readonly vault: VaultStateCache,
     private readonly rpc: RpcClient,
   ) {}
 
-  /** Signs in: the old session (if any) ends and a new id is issued, so a planted id is useless. */
+  /**
+   * Signs in: the old session (if any) ends and a new id is issued, so a
+   * planted id is useless. With a second factor enrolled the password is only
+   * the first step: 202, the ways to finish, and a pending sign-in in its own
+   * cookie, which is no session (see SecondStepController).
+   */
   @Public()
   @UseGuards(LoginGuard)
   @Post('login')
   @HttpCode(200)
-  async login(@Req() request: FastifyRequest & { user: Owner }, @Res({ passthrough: true }) reply: FastifyReply): Promise<Owner> {
-    try {
-      const previous = readSessionId(request);
-      if (previous) await this.sessions.destroy(previous);
-      const id = await this.sessions.create({ owner: request.user, signedInAt: Date.now() });
-      setSessionCookie(request, reply, id, this.options.sessionTtlSeconds);
-    } catch {
-      throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
+  async login(@Req() request: FastifyRequest & { user: PasswordVerdict }, @Res({ passthrough: true }) reply: FastifyReply): Promise<Owner | PendingSignIn> {
+    const { secondFactor, ...owner } = request.user;
+    if (secondFactor.length > 0) {
+      try {
+        const id = await this.pending.create({ owner, startedAt: Date.now() });
+        setPendingSignInCookie(request, reply, id, PENDING_SIGN_IN_TTL_SECONDS);
+      } catch {
+        throw new ServiceUnavailableException('The session store is unavailable. Try again shortly.');
+      }
+      reply.status(202);
+      return { secondFactor };
     }
-    return request.user;
+    await this.issuer.issue(request, reply, owner);
+    return owner;
   }
 
   /** Browser navigation to the login screen, which the web app shows at `/`. */

@@ -11,6 +11,7 @@ import { compressJsonAnswers } from './compression.js';
 import { refuseCrossSiteWrites } from './cross-site.js';
 import { depthBoundedJsonParser } from './json-depth.js';
 import { refuseNonJsonWrites } from './json-only-writes.js';
+import { RequestObservation } from './request-observation.js';
 import { addSecurityHeaders } from './security-headers.js';
 import type { WebApp } from './web-app.js';
 
@@ -47,7 +48,10 @@ export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
 export async function configureHttpServer(app: INestApplication, logger: Logger, web?: WebApp, uploadOrigins: string[] = []) {
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const { allowedHosts } = app.get<GatewayOptions>(GATEWAY_OPTIONS, { strict: false });
-  // First of all hooks: a request for another host name gets nothing else.
+  // Before the refusals, so that they are counted too; it gives the request nothing.
+  const observation = RequestObservation.of(app);
+  observation.register(fastify);
+  // First of the hooks that answer: a request for another host name gets nothing else.
   refuseForeignHosts(fastify, allowedHosts);
   await fastify.register(fastifyCookie);
   addSecurityHeaders(fastify, uploadOrigins);
@@ -57,15 +61,15 @@ export async function configureHttpServer(app: INestApplication, logger: Logger,
   // Registered before Nest's init, so it replaces Nest's default JSON parser rather than adding a second.
   (app as NestFastifyApplication).useBodyParser('application/json', { bodyLimit: BODY_LIMIT_BYTES }, depthBoundedJsonParser(fastify));
 
-  // Everything the handler awaits runs under this request's id, including calls to services.
-  fastify.addHook('preHandler', (request, _reply, done) => requestContext.run({ requestId: request.id }, done));
+  // Everything the handler awaits runs under this request's id and trace, including calls to services.
+  fastify.addHook('preHandler', (request, _reply, done) => requestContext.run({ requestId: request.id, trace: observation.traceOf(request) }, done));
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     logger.info(
-      { requestId: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      { requestId: request.id, traceId: observation.traceOf(request)?.traceId, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
     done();

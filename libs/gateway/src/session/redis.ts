@@ -15,3 +15,13 @@ export async function connectRedis(url: string): Promise<Redis> {
   redis.on('error', () => undefined);
   return redis;
 }
+
+/** Deletes every key under `prefix`, a page at a time (self-destruct). */
+export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}

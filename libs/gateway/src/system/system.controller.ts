@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { GetOwnerProfile, type Owner, type SystemStatus } from '@vault/contracts';
+import { GetOwnerProfile, GetPasskeySignIn, type PublicOwner, type SystemStatus } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import { Public } from '@vault/platform';
 import { SurvivesDestruction } from '../vault/route-flags.js';
@@ -19,11 +19,16 @@ export class SystemController {
     return { destroyed: (await this.vault.get()).destroyed };
   }
 
-  /** The owner's display name and username, which the login and farewell screens show. */
+  /**
+   * The owner's display name and username, which the login and farewell
+   * screens show, and `passkeySignIn: true` when the login screen may offer a
+   * passkey alone (absent otherwise: the spec's answer is unchanged).
+   */
   @Public()
   @SurvivesDestruction()
   @Get('owner')
-  owner(): Promise<Owner> {
-    return this.rpc.send(GetOwnerProfile, {});
+  async owner(): Promise<PublicOwner> {
+    const [owner, passkey] = await Promise.all([this.rpc.send(GetOwnerProfile, {}), this.rpc.send(GetPasskeySignIn, {})]);
+    return passkey.enabled ? { ...owner, passkeySignIn: true } : owner;
   }
 }

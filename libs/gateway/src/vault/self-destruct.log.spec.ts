@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import type { AttemptCounter } from '../auth/login-rate-limit.js';
 import type { GatewayOptions } from '../gateway.options.js';
 import type { SessionStore } from '../session/session.store.js';
+import type { PendingSignInStore } from '../session/pending-sign-in.store.js';
 import { SelfDestructService } from './self-destruct.service.js';
 import type { VaultStateCache } from './vault-state.cache.js';
 
@@ -30,9 +31,10 @@ function selfDestruct() {
   const events = { publish: () => undefined, flush: async () => undefined } as unknown as EventBus;
   const state = { set: (value: unknown) => value } as unknown as VaultStateCache;
   const sessions = { clear: async () => undefined } as unknown as SessionStore;
+  const pendingSignIns = { clear: async () => undefined } as unknown as PendingSignInStore;
   const attempts = { clear: async () => undefined } as unknown as AttemptCounter;
   const options = { services: ['auth'] } as unknown as GatewayOptions;
-  return new SelfDestructService(rpc, events, state, sessions, attempts, options);
+  return new SelfDestructService(rpc, events, state, sessions, pendingSignIns, attempts, options);
 }
 
 describe('the self-destruct log line', () => {

@@ -5,6 +5,7 @@ import { EventBus, RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
 import { ATTEMPT_COUNTER, type AttemptCounter } from '../auth/login-rate-limit.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
+import { PENDING_SIGN_INS, type PendingSignInStore } from '../session/pending-sign-in.store.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
 import { VaultStateCache } from './vault-state.cache.js';
 
@@ -26,6 +27,7 @@ export class SelfDestructService {
     private readonly events: EventBus,
     private readonly state: VaultStateCache,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(PENDING_SIGN_INS) private readonly pendingSignIns: PendingSignInStore,
     @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
   ) {}
@@ -60,6 +62,7 @@ export class SelfDestructService {
   /** Everything the erase does after the mark; the services that did not confirm. */
   private async eraseEverything(): Promise<string[]> {
     await this.sessions.clear().catch((error: Error) => this.logger.error(`sessions not cleared: ${error.message}`));
+    await this.pendingSignIns.clear().catch((error: Error) => this.logger.error(`pending sign-ins not cleared: ${error.message}`));
     await this.attempts.clear().catch((error: Error) => this.logger.error(`sign-in counters not cleared: ${error.message}`));
     this.events.publish(VaultDestroyed, { at: new Date().toISOString() });
     await this.events.flush();

@@ -1,13 +1,18 @@
-import { Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { SetGlobalAccess, type GlobalAccessState } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
 import { AccessRecorder } from '../audit/access-recorder.js';
+import { RecentAuthenticationGuard } from '../auth/recent-authentication.js';
 import { OwnerOnly } from './route-flags.js';
 import { SelfDestructService } from './self-destruct.service.js';
 import { VaultStateCache } from './vault-state.cache.js';
 
-/** The settings panel's two switches; only the owner's own session may flip them. */
+/**
+ * The settings panel's two switches; only the owner's own session may flip
+ * them, and turning global access on or destroying the vault also needs a
+ * full authentication within the last five minutes.
+ */
 @Controller('api/settings')
 export class SettingsController {
   constructor(
@@ -18,6 +23,7 @@ export class SettingsController {
   ) {}
 
   @OwnerOnly()
+  @UseGuards(RecentAuthenticationGuard)
   @Post('global-access')
   @HttpCode(200)
   enableGlobalAccess(@Req() request: FastifyRequest) {
@@ -31,6 +37,7 @@ export class SettingsController {
   }
 
   @OwnerOnly()
+  @UseGuards(RecentAuthenticationGuard)
   @Post('self-destruct')
   @HttpCode(200)
   destroy(@Req() request: FastifyRequest) {

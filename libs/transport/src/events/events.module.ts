@@ -1,7 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { EventContract } from '@vault/contracts';
-import type { ReadinessCheck } from '@vault/platform';
+import { NO_OBSERVABILITY, OBSERVABILITY, type Observability, type ReadinessCheck } from '@vault/platform';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { InProcessEventBus } from './in-process.event-bus.js';
 import { ON_EVENT } from './on-event.decorator.js';
@@ -16,10 +16,10 @@ export type EventsOptions = { kind: 'in-process' } | { kind: 'jetstream'; url: s
  * is loaded only here, when the distributed mode asks for it: the embedded
  * process never loads `@nats-io/*`.
  */
-export async function createEventBus(options: EventsOptions): Promise<EventBus> {
-  if (options.kind === 'in-process') return new InProcessEventBus();
+export async function createEventBus(options: EventsOptions, observability: Observability = NO_OBSERVABILITY): Promise<EventBus> {
+  if (options.kind === 'in-process') return new InProcessEventBus(observability);
   const { JetStreamEventBus } = await import('./jetstream.event-bus.js');
-  return new JetStreamEventBus(options.url, options.consumerName);
+  return new JetStreamEventBus(options.url, options.consumerName, observability);
 }
 
 /** Finds every @OnEvent method in this application and hands them to the bus. */
@@ -59,7 +59,11 @@ export class EventsModule {
       global: true,
       imports: [DiscoveryModule],
       providers: [
-        { provide: EventBus, useFactory: () => createEventBus(options) },
+        {
+          provide: EventBus,
+          useFactory: (observability?: Observability) => createEventBus(options, observability),
+          inject: [{ token: OBSERVABILITY, optional: true }],
+        },
         {
           provide: EVENTS_READINESS,
           useFactory: (bus: EventBus): ReadinessCheck => ({ name: 'events', check: () => bus.checkConnected() }),

@@ -1,21 +1,27 @@
 import type { EventContract } from '@vault/contracts';
-import { contextLogger, currentRequestId, requestContext } from '@vault/platform';
+import { NO_OBSERVABILITY, currentRequestId, currentTrace, type Observability, type TraceContext } from '@vault/platform';
 import { EventBus, type EventSubscription } from './event-bus.js';
 import { envelope, type EventEnvelope } from './event-envelope.js';
+import { EventDelivery } from './event-delivery.js';
 
 /** The embedded mode's bus: handlers in the same process, called after the request has moved on. */
 export class InProcessEventBus extends EventBus {
-  private readonly logger = contextLogger('Events');
   private readonly handlers = new Map<string, EventSubscription[]>();
-  private pending = new Set<Promise<void>>();
+  private pending = new Set<Promise<unknown>>();
+  private readonly delivery: EventDelivery;
+
+  constructor(private readonly observability: Observability = NO_OBSERVABILITY) {
+    super();
+    // One process, so one consumer: it is named after the process, as its metrics are.
+    this.delivery = new EventDelivery(observability, 'vault', false);
+  }
 
   publish(contract: EventContract, payload: unknown) {
     const event = envelope(JSON.parse(JSON.stringify(payload)), currentRequestId());
-    for (const subscription of this.handlers.get(contract.name) ?? []) {
-      const delivery = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.deliver(subscription, event));
-      this.pending.add(delivery);
-      void delivery.finally(() => this.pending.delete(delivery));
-    }
+    const published = this.observability.tracer.start(contract.name, 'producer', currentTrace(), { 'messaging.destination.name': contract.name });
+    this.observability.metrics?.eventsPublished.inc({ event: contract.name, outcome: 'ok' });
+    published.end();
+    for (const subscription of this.handlers.get(contract.name) ?? []) this.deliverLater(subscription, event, published.context);
   }
 
   async subscribe(subscriptions: EventSubscription[]) {
@@ -38,13 +44,10 @@ export class InProcessEventBus extends EventBus {
     await this.flush();
   }
 
-  private async deliver(subscription: EventSubscription, event: EventEnvelope) {
-    const parsed = subscription.contract.payload.safeParse(event.data);
-    if (!parsed.success) return this.logger.error(`${subscription.contract.name}: invalid payload dropped`);
-    try {
-      await requestContext.run({ requestId: event.meta.requestId }, () => subscription.handler(parsed.data, event));
-    } catch (error) {
-      this.logger.error(`${subscription.name} failed on ${subscription.contract.name}: ${(error as Error).message}`);
-    }
+  /** A failed handler is not called again: nothing is stored to deliver it from (its error is logged). */
+  private deliverLater(subscription: EventSubscription, event: EventEnvelope, published: TraceContext) {
+    const delivery = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.delivery.deliver(subscription, event, published));
+    this.pending.add(delivery);
+    void delivery.finally(() => this.pending.delete(delivery));
   }
 }

@@ -1,9 +1,11 @@
-import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { connect, headers, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { EventContract } from '@vault/contracts';
-import { contextLogger, currentRequestId, requestContext } from '@vault/platform';
+import { NO_OBSERVABILITY, TRACEPARENT, contextLogger, currentRequestId, currentTrace, formatTraceparent, parseTraceparent, type Observability } from '@vault/platform';
 import { NATS_RECONNECT } from '../nats-reconnect.js';
+import { watchNatsConnection } from '../nats-connection-metrics.js';
 import { EventBus, type EventSubscription } from './event-bus.js';
+import { EventDelivery } from './event-delivery.js';
 import { envelope, type EventEnvelope } from './event-envelope.js';
 import { EVENT_STREAM } from './event-stream.js';
 
@@ -36,22 +38,40 @@ export class JetStreamEventBus extends EventBus {
   private pending = new Set<Promise<unknown>>();
   private readonly loops: Promise<void>[] = [];
   private closed = false;
+  private readonly delivery: EventDelivery;
 
   constructor(
     url: string,
     /** Names this service's durable consumers, e.g. `audit-svc`. */
     private readonly consumerName: string,
+    private readonly observability: Observability = NO_OBSERVABILITY,
   ) {
     super();
+    this.delivery = new EventDelivery(observability, consumerName, true);
     this.ready = this.connect(url);
     this.ready.catch((error: Error) => this.logger.error(`JetStream unavailable: ${error.message}`));
   }
 
   publish(contract: EventContract, payload: unknown) {
     const event = envelope(payload, currentRequestId());
+    const { tracer, metrics } = this.observability;
+    // A producer span of the request's trace; its context travels in the message's headers to every consumer.
+    const span = tracer.start(contract.name, 'producer', currentTrace(), { 'messaging.destination.name': contract.name });
+    const traceHeaders = headers();
+    traceHeaders.set(TRACEPARENT, formatTraceparent(span.context));
     const delivery = this.ready
-      .then(({ js }) => js.publish(SUBJECT_PREFIX + contract.name, JSON.stringify(event), { msgID: event.id, ...PUBLISH }))
-      .catch((error: Error) => this.logger.error(`${contract.name}: not published (${error.message})`));
+      .then(({ js }) => js.publish(SUBJECT_PREFIX + contract.name, JSON.stringify(event), { msgID: event.id, headers: traceHeaders, ...PUBLISH }))
+      .then(
+        () => {
+          metrics?.eventsPublished.inc({ event: contract.name, outcome: 'ok' });
+          span.end();
+        },
+        (error: Error) => {
+          metrics?.eventsPublished.inc({ event: contract.name, outcome: 'failed' });
+          span.end({ failed: true });
+          this.logger.error(`${contract.name}: not published (${error.message})`);
+        },
+      );
     this.pending.add(delivery);
     void delivery.finally(() => this.pending.delete(delivery));
   }
@@ -71,18 +91,12 @@ export class JetStreamEventBus extends EventBus {
       const consumer = await js.consumers.get(EVENT_STREAM, durable);
       // What arrived while this service was away is handled before subscribe() resolves.
       for (let round = 0; round < 100 && (await consumer.info()).num_pending > 0; round++) {
-        for await (const message of await consumer.fetch({ max_messages: 100, expires: 1000 })) {
-          if (await this.deliver(subscription, message.json<EventEnvelope>())) message.ack();
-          else message.nak(1000);
-        }
+        for await (const message of await consumer.fetch({ max_messages: 100, expires: 1000 })) await this.receive(subscription, message);
       }
       const messages = await consumer.consume({ max_messages: 100, expires: PULL_EXPIRES_MS });
       this.loops.push(
         (async () => {
-          for await (const message of messages) {
-            if (await this.deliver(subscription, message.json<EventEnvelope>())) message.ack();
-            else message.nak(1000);
-          }
+          for await (const message of messages) await this.receive(subscription, message);
         })(),
       );
     }
@@ -110,24 +124,17 @@ export class JetStreamEventBus extends EventBus {
     await connection?.nc.drain().catch(() => undefined);
   }
 
-  /** True when handled (or unhandleable: a malformed event is dropped, not retried forever). */
-  private async deliver(subscription: EventSubscription, event: EventEnvelope): Promise<boolean> {
-    const parsed = subscription.contract.payload.safeParse(event.data);
-    if (!parsed.success) {
-      this.logger.error(`${subscription.contract.name}: invalid payload dropped`);
-      return true;
-    }
-    try {
-      await requestContext.run({ requestId: event.meta?.requestId }, () => subscription.handler(parsed.data, event));
-      return true;
-    } catch (error) {
-      this.logger.warn(`${subscription.name} failed on ${subscription.contract.name}, will retry: ${(error as Error).message}`);
-      return false;
-    }
+  /** Acknowledged when handled (or unhandleable: a malformed event is dropped); a failed handler gets it again a second later. */
+  private async receive(subscription: EventSubscription, message: JsMsg) {
+    const published = parseTraceparent(message.headers?.get(TRACEPARENT));
+    const result = await this.delivery.deliver(subscription, message.json<EventEnvelope>(), published, message.redelivered);
+    if (result === 'failed') message.nak(1000);
+    else message.ack();
   }
 
   private async connect(url: string) {
     const nc = await connect({ servers: [url], name: `${this.consumerName}-events`, ...NATS_RECONNECT });
+    watchNatsConnection(nc, this.observability.metrics, 'events');
     const jsm = await jetstreamManager(nc);
     try {
       await jsm.streams.info(EVENT_STREAM);
