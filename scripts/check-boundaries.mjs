@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VAULT_SERVICES } from './lib/services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -16,7 +17,8 @@ const ALLOWED = {
   'type:persistence': ['type:platform'],
   'type:domain': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence'],
   'type:gateway': ['type:contracts', 'type:platform', 'type:transport'],
-  'type:host': ['type:platform', 'type:transport', 'type:persistence', 'type:gateway'],
+  // A host composes the services of the one list (@vault/contracts' VAULT_SERVICES).
+  'type:host': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence', 'type:gateway'],
   'type:app': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence', 'type:domain', 'type:gateway', 'type:host'],
   'type:testing': ['type:contracts', 'type:platform'],
   'type:e2e': ['type:contracts', 'type:testing'],
@@ -67,6 +69,16 @@ for (const project of projects) {
       if (!isTest && !(imported in declared)) violations.push(`${where}: imports ${imported} without declaring it in ${project.name}'s package.json`);
     }
   }
+}
+
+// The list of services and the workspace agree: each service has its domain lib and its app, and no app is a service the list lacks.
+for (const { name, app } of VAULT_SERVICES) {
+  if (typeOf(byName.get(`@vault/${name}`) ?? { tags: [] }) !== 'type:domain') violations.push(`service ${name}: libs/${name} must be its domain lib (@vault/${name}, type:domain)`);
+  if (typeOf(byName.get(`@vault/${app}`) ?? { tags: [] }) !== 'type:app') violations.push(`service ${name}: apps/${app} must be its process (@vault/${app}, type:app)`);
+}
+for (const project of projects) {
+  const app = relative(join(root, 'apps'), project.path);
+  if (app.endsWith('-svc') && !VAULT_SERVICES.some((service) => service.app === app)) violations.push(`apps/${app}: a service app missing from VAULT_SERVICES (libs/contracts/src/services.ts)`);
 }
 
 for (const v of violations) process.stdout.write(`boundary: ${v}\n`);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
 import { ensureDatabase, provisionServiceDatabases } from './lib/database.mjs';
 import { masterKeyFromFile } from './lib/master-key.mjs';
+import { VAULT_SERVICES } from './lib/services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = {
@@ -28,11 +29,7 @@ const gatewayPort = Number(process.env.PORT ?? 3000);
 
 /** Each service answers its health check on its own port; the gateway on PORT. */
 export const processes = [
-  { name: 'auth-svc', entry: 'apps/auth-svc/dist/main.js', port: gatewayPort + 101 },
-  { name: 'planner-svc', entry: 'apps/planner-svc/dist/main.js', port: gatewayPort + 102 },
-  { name: 'journal-svc', entry: 'apps/journal-svc/dist/main.js', port: gatewayPort + 103 },
-  { name: 'media-svc', entry: 'apps/media-svc/dist/main.js', port: gatewayPort + 104 },
-  { name: 'audit-svc', entry: 'apps/audit-svc/dist/main.js', port: gatewayPort + 105 },
+  ...VAULT_SERVICES.map(({ app, healthPortOffset }) => ({ name: app, entry: `apps/${app}/dist/main.js`, port: gatewayPort + healthPortOffset })),
   { name: 'gateway', entry: 'apps/gateway/dist/main.js', port: gatewayPort },
 ];
 

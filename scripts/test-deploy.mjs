@@ -21,11 +21,10 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
 import { alertRules, dashboardProblems, exportedSeries, isOperatorObject, promqlProblems } from './lib/observability-checks.mjs';
 import { BACKUP_REFUSALS, checkBackups } from './test-deploy-backup.mjs';
+import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES } from './lib/services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chart = join(root, 'deploy/helm');
-const APPS = ['gateway', 'auth-svc', 'planner-svc', 'journal-svc', 'media-svc', 'audit-svc'];
-const SERVICES = ['auth', 'planner', 'journal', 'media', 'audit'];
 const RELEASE = 'vault';
 const NAMESPACE = 'vault';
 

@@ -1,6 +1,6 @@
 import type { Plugin } from 'vite';
 import type { OutputBundle, OutputChunk } from 'rolldown';
-import type { ScreenHint } from './src/screens/screen-hints';
+import type { ScreenHint } from './src/screens/signed-in-screens';
 
 /** What the gateway reads: for each signed-in path, the chunks and reads to name in its page. */
 export type RouteHints = Record<string, { modules: string[]; reads: string[] }>;

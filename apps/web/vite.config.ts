@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { brotliCopies } from './brotli-copies';
 import { routeHints } from './route-hints';
-import { SIGNED_IN_SHELL_MODULE, screenHints } from './src/screens/screen-hints';
+import { SIGNED_IN_SHELL_MODULE, screenHints } from './src/screens/signed-in-screens';
 
 const contracts = fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url));
 

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ensureDatabase } from '../lib/database.mjs';
+import { SERVICE_NAMES } from '../lib/services.mjs';
 import { distributedEnv, distributedMode, startMode, stopMode } from './mode-figures.mjs';
 import { startPrivateNats } from './private-nats.mjs';
 import { login, seedTargets } from './vault-process.mjs';
@@ -62,7 +63,7 @@ async function startStack(name, { gatewayPort, servicePort, metrics }) {
   const base = mode.base;
   const cookie = await login(base);
   await seedTargets(base, cookie, 100);
-  const scrapeUrls = metrics ? [...Array.from({ length: 5 }, (_, i) => `http://127.0.0.1:${servicePort + i}/metrics`), `http://127.0.0.1:${gatewayPort + 1000}/metrics`] : [];
+  const scrapeUrls = metrics ? [...SERVICE_NAMES.map((_, i) => `http://127.0.0.1:${servicePort + i}/metrics`), `http://127.0.0.1:${gatewayPort + 1000}/metrics`] : [];
   const scraper = setInterval(() => {
     for (const url of scrapeUrls) fetch(url).then((r) => r.text()).catch(() => undefined);
   }, 5000);

@@ -16,12 +16,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES as SERVICES } from '../lib/services.mjs';
 import { countFsyncs, describeProcesses, ensureStrace, processName, processTree, samplePeaks, totalMemory, treeMemory } from './process-tree.mjs';
 import { BENCH_OWNER, login } from './vault-process.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const SERVICES = ['auth', 'planner', 'journal', 'media', 'audit'];
 const QUIET = {
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',

@@ -25,9 +25,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DISTRIBUTED_APPS } from '../lib/services.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-export const APPS = ['gateway', 'auth-svc', 'planner-svc', 'journal-svc', 'media-svc', 'audit-svc'];
+export const APPS = DISTRIBUTED_APPS;
 const EXTRA = { gateway: ['apps/web/dist'] };
 const LABEL = 'org.vault.inputs';
 

@@ -34,6 +34,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { VAULT_SERVICES } from '../lib/services.mjs';
 import { buildImages, containersEnv } from './build-images.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,14 +49,8 @@ const keep = args.has('--keep');
 const TAG = process.env.VAULT_IMAGE_TAG ?? 'local';
 const GATEWAY_PORT = 3500;
 const NATS_PORT = 4622;
-const APPS = [
-  { app: 'auth-svc', service: 'auth', port: 3601 },
-  { app: 'planner-svc', service: 'planner', port: 3602 },
-  { app: 'journal-svc', service: 'journal', port: 3603 },
-  { app: 'media-svc', service: 'media', port: 3604 },
-  { app: 'audit-svc', service: 'audit', port: 3605 },
-  { app: 'gateway', port: GATEWAY_PORT },
-];
+// Each service's health port after the gateway's, as a local distributed stack places them.
+const APPS = [...VAULT_SERVICES.map(({ app, name, healthPortOffset }) => ({ app, service: name, port: GATEWAY_PORT + healthPortOffset })), { app: 'gateway', port: GATEWAY_PORT }];
 const image = (app) => `localhost/vault-${app}:${TAG}`;
 const container = (app) => `vault-images-${app}`;
 

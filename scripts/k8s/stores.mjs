@@ -15,9 +15,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { SERVICE_NAMES as SERVICES } from '../lib/services.mjs';
 import { NET, WORK } from './cluster.mjs';
 
-export const SERVICES = ['auth', 'planner', 'journal', 'media', 'audit'];
 const FORWARDS = { postgres: [15432, 5432], redis: [16379, 6379], s3: [19000, 9000] };
 const NATS_PORT = 14222;
 const REDIS_DB = 13;

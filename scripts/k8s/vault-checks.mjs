@@ -23,11 +23,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { forgetTargets, GatewayClient, steadyLoad, summarize } from './gateway-client.mjs';
 import { WORK } from './cluster.mjs';
-import { SERVICES } from './stores.mjs';
+import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES } from '../lib/services.mjs';
 
 const NS = 'vault';
 const RELEASE = 'vault';
-const APPS = ['gateway', 'auth-svc', 'planner-svc', 'journal-svc', 'media-svc', 'audit-svc'];
 // A 1x1 PNG: the photo of the round trip.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-
-/** The services that own a schema, each connecting as its own role (docs/adr/0008). */
-export const SERVICE_SCHEMAS = ['auth', 'planner', 'journal', 'media', 'audit'];
+import { VAULT_SERVICES } from './services.mjs';
 
 /** Creates the database named in the URL when the server lacks it (a first distributed run). */
 export async function ensureDatabase(url) {
@@ -31,7 +29,8 @@ export async function ensureDatabase(url) {
 export async function provisionServiceDatabases(adminUrl) {
   const { provisionServiceRoles, serviceRoleName } = await import('@vault/persistence');
   const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1));
-  const roles = SERVICE_SCHEMAS.map((schema) => ({ schema, role: serviceRoleName(database, schema), password: randomBytes(24).toString('base64url') }));
+  // Each service that owns a schema connects as its own role (docs/adr/0008).
+  const roles = VAULT_SERVICES.map(({ schema }) => ({ schema, role: serviceRoleName(database, schema), password: randomBytes(24).toString('base64url') }));
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await admin.connect();
   try {

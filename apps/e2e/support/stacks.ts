@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_NAMES } from '@vault/contracts';
 import pg from 'pg';
 import { baseURL, type Mode } from './modes.ts';
 import { ROOT_DIR } from './paths.ts';
@@ -195,7 +196,7 @@ function dropStatements(url: string): { adminUrl: string; sql: string[] } {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
-  const roles = ['auth', 'planner', 'journal', 'media', 'audit'].map((service) => quoted(`${name}_${service}`));
+  const roles = SERVICE_NAMES.map((service) => quoted(`${name}_${service}`));
   return { adminUrl: admin.toString(), sql: [`drop database if exists ${quoted(name)} with (force)`, `drop role if exists ${roles.join(', ')}`] };
 }
 

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
+import type { SystemStatus } from '@vault/contracts';
 import { InitializingScreen, NotFoundScreen } from './components/status-screens';
 import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
@@ -42,7 +43,7 @@ function VaultGate() {
   // component watches, which hold no vault data (the status, the owner's public name).
   useEffect(() => {
     if (!gone) return;
-    queryClient.setQueryData(STATUS_KEY, { destroyed: true });
+    queryClient.setQueryData<SystemStatus>(STATUS_KEY, { destroyed: true });
     const kept = new Set<unknown>([STATUS_KEY[0], OWNER_KEY[0], USER_KEY[0]]);
     queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey[0]) });
   }, [gone, queryClient]);

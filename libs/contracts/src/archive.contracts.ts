@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX, Empty, TITLE_MAX } from './fields.js';
 import { JOURNAL_CONTENT_MAX } from './journal.contracts.js';
-import { PHOTO_MAX_BYTES, PhotoContentType } from './media.contracts.js';
+import { EXPORT_PASSPHRASE_MIN, PHOTO_MAX_BYTES } from './limits.js';
+import { PhotoContentType } from './media.contracts.js';
 import { ClockTime, IsoDate } from './planner-fields.js';
 import { defineRpc } from './rpc.js';
 
@@ -261,7 +262,6 @@ export function fitPage<T extends { id: string }>(records: T[], readAll: boolean
  * open is not enough to take everything), and an optional passphrase that
  * encrypts the archive (age, scrypt).
  */
-export const EXPORT_PASSPHRASE_MIN = 12;
 export const ExportRequest = z.strictObject({
   password: z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long'),
   passphrase: z

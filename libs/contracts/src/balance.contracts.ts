@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { Empty } from './fields.js';
 import { defineRpc } from './rpc.js';
 
-/** Where every vault's balance starts. */
-export const INITIAL_BALANCE = 1_000_000_000;
-
 /** The balance is kept to the cent (numeric(12, 2)): an amount with more decimal places cannot be subtracted exactly. */
 export const BALANCE_DECIMAL_PLACES = 2;
 

@@ -1,4 +1,5 @@
 export * from './rpc.js';
+export * from './limits.js';
 export * from './validation.js';
 export * from './fields.js';
 export * from './auth.contracts.js';
@@ -14,3 +15,4 @@ export * from './media.contracts.js';
 export * from './audit.contracts.js';
 export * from './vault.contracts.js';
 export * from './archive.contracts.js';
+export * from './services.js';

@@ -51,6 +51,7 @@ export const CountJournal = defineRpc({
   request: Empty,
   response: z.object({ count: z.number() }),
 });
+export type JournalCount = z.infer<typeof CountJournal.response>;
 
 export const CreateJournalEntry = defineRpc({
   pattern: 'journal.entries.create',

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { Empty, EntityId, IsoTimestamp } from './fields.js';
+import { PHOTO_CONTENT_TYPES } from './limits.js';
 import { defineRpc } from './rpc.js';
 
-/** Spec 5 and 9: one photo of at most 10 MB (10,485,760 bytes). */
-export const PHOTO_MAX_BYTES = 10_485_760;
 /**
  * How long an upload URL accepts its one PUT. The browser PUTs as soon as it
  * has the URL, so minutes are plenty; and the shorter it is, the sooner an
@@ -12,8 +11,6 @@ export const PHOTO_MAX_BYTES = 10_485_760;
 export const UPLOAD_URL_TTL_SECONDS = 300;
 export const PHOTO_PAGE_MAX = 500;
 
-/** The only types a photo may have, told from its first bytes, never from its name or upload header. */
-export const PHOTO_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 export const PhotoContentType = z.enum(PHOTO_CONTENT_TYPES);
 export type PhotoContentType = z.infer<typeof PhotoContentType>;
 

@@ -50,13 +50,18 @@ const ClientInfo = z.object({ ip: z.string().max(100).optional(), userAgent: z.s
 export const FactorCode = z.string({ error: 'is required' }).trim().min(1, 'must not be blank').max(40, 'is too long');
 
 export const SecondFactorCodeRequest = z.object({ code: FactorCode });
+export type SecondFactorCodeRequest = z.input<typeof SecondFactorCodeRequest>;
 export const PasskeyAnswerRequest = z.object({ response: PasskeyResponse });
 export const StartTotpRequest = z.object({ name: FactorName.optional() });
 export const ConfirmTotpRequest = z.object({ id: FactorId, code: FactorCode });
+export type ConfirmTotpRequest = z.input<typeof ConfirmTotpRequest>;
 export const RegisterPasskeyRequest = z.object({ response: PasskeyResponse, name: FactorName.optional() });
 export const RenameFactorRequest = z.object({ name: FactorName });
+export type RenameFactorRequest = z.input<typeof RenameFactorRequest>;
 export const RemoveFactorRequest = z.object({ password: z.string().max(1024, 'is too long').optional() });
+export type RemoveFactorRequest = z.input<typeof RemoveFactorRequest>;
 export const PasskeySignInRequest = z.object({ enabled: z.boolean({ error: 'must be true or false' }) });
+export type PasskeySignInRequest = z.input<typeof PasskeySignInRequest>;
 /** A re-authentication: the password, and the factor's code or passkey answer when one is enrolled. */
 export const ReauthenticateRequest = z.object({
   password: z.string({ error: 'is required' }).min(1, 'must not be blank').max(1024, 'is too long'),

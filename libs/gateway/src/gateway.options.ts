@@ -1,3 +1,4 @@
+import type { ServiceName } from '@vault/contracts';
 import type { LoginRateLimit } from './auth/login-rate-limit.js';
 
 export interface GatewayOptions {
@@ -8,7 +9,7 @@ export interface GatewayOptions {
   /** Sign-in attempts allowed per client address and window. */
   loginRateLimit: LoginRateLimit;
   /** The services that must confirm a self-destruct (each answers `<service>.erase`). */
-  services: Array<'auth' | 'planner' | 'journal' | 'audit' | 'media'>;
+  services: readonly ServiceName[];
   /** The built web app; absent when the gateway serves the API only. */
   webDistDir?: string;
   /**

@@ -1,8 +1,6 @@
 /** The options each process gives the shared modules, derived from the one validated configuration. */
+import { SERVICE_NAMES } from '@vault/contracts';
 import type { VaultConfig } from './vault-config.js';
-
-/** Every service of the vault: each must confirm a self-destruct. */
-export const VAULT_SERVICES: Array<'auth' | 'planner' | 'journal' | 'audit' | 'media'> = ['auth', 'planner', 'journal', 'audit', 'media'];
 
 /** The owner as auth-svc needs it; only the embedded first run may invent a password. */
 export function ownerOptions(config: VaultConfig) {
@@ -29,7 +27,8 @@ export function gatewayOptions(config: VaultConfig, extra: { redisUrl?: string; 
   return {
     sessionTtlSeconds: config.SESSION_TTL_SECONDS,
     loginRateLimit: { attempts: config.VAULT_LOGIN_RATE_LIMIT, windowSeconds: config.VAULT_LOGIN_RATE_WINDOW_SECONDS },
-    services: VAULT_SERVICES,
+    // Every service of the vault must confirm a self-destruct.
+    services: SERVICE_NAMES,
     allowedHosts: config.VAULT_ALLOWED_HOSTS,
     ...extra,
   };

@@ -1,6 +1,7 @@
+import type { ServiceName } from '@vault/contracts';
 import { presentVar } from '@vault/platform';
 
-export type ServiceName = 'auth' | 'planner' | 'journal' | 'audit' | 'media';
+export type { ServiceName };
 
 /** The vault's processes: the embedded one, its CLI, and the distributed mode's gateway and services. */
 export type VaultProcess = 'vault' | 'cli' | 'gateway' | `${ServiceName}-svc`;

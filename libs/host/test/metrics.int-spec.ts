@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SERVICE_NAMES } from '@vault/contracts';
 import { ApiClient, createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@vault/testing';
 import { PrivateNats, freePort } from './private-nats.js';
 import { hasSamples, scrape, valueOf, type Scrape } from './metrics-scrape.js';
@@ -104,7 +105,7 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     expect(hasSamples(scraped.gateway, 'vault_rpc_server_duration_seconds')).toBe(false);
     // Every call the gateway made, some service handled.
     const total = (side: 'client' | 'server', processes: string[]) => processes.reduce((n, p) => n + valueOf(scraped[p], `vault_rpc_${side}_duration_seconds_count`), 0);
-    expect(total('server', ['auth', 'planner', 'journal', 'media', 'audit'])).toBe(total('client', ['gateway']));
+    expect(total('server', [...SERVICE_NAMES])).toBe(total('client', ['gateway']));
   });
 
   it('counts events published, delivered and acknowledged per consumer, none redelivered', () => {
@@ -129,7 +130,7 @@ describe('metrics of every process of the distributed mode, after a scripted ses
   });
 
   it("shows each service's database pool and query times, and every process ready", () => {
-    for (const service of ['auth', 'planner', 'journal', 'media', 'audit']) {
+    for (const service of SERVICE_NAMES) {
       const metrics = scraped[service];
       expect(valueOf(metrics, 'vault_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
       expect(metrics.samples.some((s) => s.name === 'vault_db_pool_connections' && s.labels.state === 'idle')).toBe(true);

@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VAULT_SERVICES } from '@vault/contracts';
 import { applyMigrations, openConnection, type Connection, type ServiceMigrations } from '../src/index.js';
 import { assertBuilt, startChild } from './children.js';
 
@@ -14,7 +15,7 @@ import { assertBuilt, startChild } from './children.js';
  * cut short anywhere, it leaves pg as it was and does it again next time.
  */
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const SERVICES: ServiceMigrations[] = ['auth', 'planner', 'journal', 'media', 'audit'].map((schema) => ({ schema, folder: join(root, 'libs', schema, 'migrations') }));
+const SERVICES: ServiceMigrations[] = VAULT_SERVICES.map(({ name, schema }) => ({ schema, folder: join(root, 'libs', name, 'migrations') }));
 const SCHEMAS = [...SERVICES.map((s) => s.schema), 'vault_migrations'];
 const PLANNER_0002 = (JSON.parse(readFileSync(join(root, 'libs/planner/migrations/meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number; tag: string }> }).entries.find((e) => e.tag === '0002_seed_balance')!.when;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SERVICE_NAMES } from '@vault/contracts';
 import { createTestDatabase, testServers, type TestDatabase } from '@vault/testing';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -14,7 +15,7 @@ import { applyMigrations, openConnection, PROVISION_SERVICE_ROLES_SQL, provision
  * another service's schema, tables or migration table is refused.
  */
 
-const SERVICES = ['auth', 'planner', 'journal', 'media', 'audit'] as const;
+const SERVICES = SERVICE_NAMES;
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const migrationsOf = (service: string) => `${root}libs/${service}/migrations`;
 const journalLength = (service: string) => (JSON.parse(readFileSync(`${migrationsOf(service)}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }).entries.length;

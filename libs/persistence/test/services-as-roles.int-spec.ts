@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiClient, createTestDatabase, createTestRedis, testServers, type TestDatabase, type TestRedis } from '@vault/testing';
+import { SERVICE_NAMES } from '@vault/contracts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { OWNER, startDistributedStack } from '../../host/test/stack.js';
@@ -22,7 +23,7 @@ describe('distributed mode, each service connected as its own role', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = await createTestRedis();
-    roles = ['auth', 'planner', 'journal', 'media', 'audit'].map((schema) => ({ schema, role: serviceRoleName(db.name, schema), password: randomBytes(18).toString('base64url') }));
+    roles = SERVICE_NAMES.map((schema) => ({ schema, role: serviceRoleName(db.name, schema), password: randomBytes(18).toString('base64url') }));
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     try {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { EXPORT_PASSPHRASE_MIN } from '@vault/contracts';
 import { serverReason } from '../lib/api';
 import { toast } from '../lib/toast';
 import { downloadExport, megabytes } from '../lib/vault-archive';
@@ -56,7 +57,7 @@ export function ExportVaultSection({ open, onOpenChange }: { open: boolean; onOp
       <p className="mt-2 text-sm text-muted">Everything, as one archive: records, journal notes, photos.</p>
       <form className="mt-3 space-y-2" onSubmit={onSubmit}>
         <TextField label="Owner password" type="password" value={password} onChange={setPassword} required disabled={running} />
-        <TextField label="Passphrase (optional, encrypts the archive)" type="password" value={passphrase} onChange={setPassphrase} minLength={12} disabled={running} />
+        <TextField label="Passphrase (optional, encrypts the archive)" type="password" value={passphrase} onChange={setPassphrase} minLength={EXPORT_PASSPHRASE_MIN} disabled={running} />
         {error ? (
           <p role="alert" className="text-sm font-semibold text-hero-red">
             {error}

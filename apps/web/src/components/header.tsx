@@ -4,6 +4,7 @@ import { DESKTOP_QUERY, useMediaQuery } from '../lib/media-query';
 import { leaveFor } from '../lib/leave';
 import { rememberScreen } from '../lib/return-path';
 import { isGlobalAccessOn, SIGN_IN_STATE, useAuth, vaultTitle } from '../lib/session';
+import { SIGNED_IN_SCREENS } from '../screens/signed-in-screens';
 import { CloseIcon, GlobeIcon, LogInIcon, LogOutIcon, MenuIcon, ShieldIcon } from './icons';
 import { SettingsMenu } from './settings-panel';
 
@@ -12,15 +13,8 @@ export interface NavItem {
   label: string;
 }
 
-/** Navigation of the signed-in screens (spec section 2.1). */
-export const NAV_ITEMS: readonly NavItem[] = [
-  { to: '/', label: 'COMMAND CENTER' },
-  { to: '/weekly-schedule', label: 'SCHEDULE' },
-  { to: '/journal', label: 'INTEL VAULT' },
-  { to: '/targets', label: 'TARGETS' },
-  { to: '/bonaparte', label: 'BONAPARTE' },
-  { to: '/logs', label: 'LOGS' },
-];
+/** Navigation of the signed-in screens (spec section 2.1): those of the one table with a label, in its order. */
+export const NAV_ITEMS: readonly NavItem[] = SIGNED_IN_SCREENS.flatMap(({ path, nav }) => (nav ? [{ to: path, label: nav }] : []));
 
 export const LOGOUT_CONFIRM = 'Terminate secure session?';
 export const LOGOUT_ENDPOINT = '/api/logout';

@@ -1,15 +1,7 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
-import {
-  MAX_PHOTO_BYTES,
-  PHOTO_TYPES,
-  formatBytes,
-  photoFileProblem,
-  useDeletePhoto,
-  usePhotos,
-  useUploadPhoto,
-  type Photo,
-} from '../lib/photos';
+import { PHOTO_CONTENT_TYPES, PHOTO_MAX_BYTES, type Photo } from '@vault/contracts';
+import { PHOTO_MAX_MB, formatBytes, photoFileProblem, useDeletePhoto, usePhotos, useUploadPhoto } from '../lib/photos';
 import { formatEntryTime } from '../lib/journal';
 import { CloseIcon, EyeOffIcon, ImageIcon, PlusIcon, TrashIcon } from './icons';
 import { Panel } from './screen-frame';
@@ -37,7 +29,7 @@ export function PhotoVault() {
   return (
     <Panel
       title="SECURE PHOTO VAULT"
-      subtitle="JPEG, PNG, GIF or WebP, up to 10 MB each"
+      subtitle={`JPEG, PNG, GIF or WebP, up to ${PHOTO_MAX_MB} MB each`}
       icon={<ImageIcon />}
       accent="cyan"
       actions={<UploadDialog />}
@@ -183,7 +175,7 @@ function UploadDialog() {
             </Dialog.Close>
           </div>
           <Dialog.Description className="mt-1 text-sm text-muted">
-            One image at a time: JPEG, PNG, GIF or WebP, at most 10 MB ({MAX_PHOTO_BYTES.toLocaleString('en-US')} bytes).
+            One image at a time: JPEG, PNG, GIF or WebP, at most {PHOTO_MAX_MB} MB ({PHOTO_MAX_BYTES.toLocaleString('en-US')} bytes).
           </Dialog.Description>
 
           <div className="mt-4">
@@ -194,7 +186,7 @@ function UploadDialog() {
               ref={inputRef}
               id={inputId}
               type="file"
-              accept={PHOTO_TYPES.join(',')}
+              accept={PHOTO_CONTENT_TYPES.join(',')}
               onChange={onChoose}
               disabled={upload.isPending}
               aria-invalid={problem ? true : undefined}

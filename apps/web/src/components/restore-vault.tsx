@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import type { LoginRequest } from '@vault/contracts';
 import { serverReason, throwIfResNotOk } from '../lib/api';
 import { uploadRestore } from '../lib/vault-archive';
 import { TextField } from './form-fields';
@@ -24,7 +25,7 @@ export function RestoreVault({ username, onRestored }: { username: string; onRes
     setMessage(undefined);
     setProgress(0);
     try {
-      const login = await fetch('/api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
+      const login = await fetch('/api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password } satisfies LoginRequest) });
       await throwIfResNotOk(login);
       const restored = await uploadRestore(file, passphrase || undefined, setProgress);
       setMessage({ error: false, text: `Restored ${restored.journal ?? 0} journal entries and ${restored.photos ?? 0} photos.` });

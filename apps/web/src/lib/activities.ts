@@ -1,21 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Activity, CreateActivityBody } from '@vault/contracts';
 import { apiJson } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { sameTitle, type Mission } from './missions';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
-
-/** A custom mission of the owner's (spec section 3); the generator draws from these and the built-in pool. */
-export interface CustomMission {
-  id: string;
-  title: string;
-  description?: string | null;
-}
-
-export interface CreateMissionBody {
-  title: string;
-  description?: string;
-}
 
 export const ACTIVITIES_KEY = ['/api/activities'] as const;
 
@@ -25,14 +14,14 @@ export const ALREADY_EXISTS_TOAST = {
 } as const;
 
 export function useCustomMissions() {
-  return useQuery<CustomMission[]>({ queryKey: ACTIVITIES_KEY });
+  return useQuery<Activity[]>({ queryKey: ACTIVITIES_KEY });
 }
 
 /**
  * The create request (spec section 5): the title is required after trimming; the
  * description is trimmed and left out when blank. Null without a title.
  */
-export function missionBody(title: string, description?: string | null): CreateMissionBody | null {
+export function missionBody(title: string, description?: string | null): CreateActivityBody | null {
   const t = title.trim();
   if (!t) return null;
   const d = description?.trim();
@@ -53,7 +42,7 @@ function isConflict(error: unknown): boolean {
 export function useCreateMission() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateMissionBody) => apiJson<CustomMission>('POST', '/api/activities', body),
+    mutationFn: (body: CreateActivityBody) => apiJson<Activity>('POST', '/api/activities', body),
     onSuccess: async () => {
       toast({ title: 'Mission Added' });
       await queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });

@@ -1,14 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { INITIAL_BALANCE, type Balance, type SubtractBody } from '@vault/contracts';
 import { apiJson } from './api';
 import { toastFailure } from './unauthorized';
 
-export interface Balance {
-  amount: number;
-}
-
 export const BALANCE_KEY = ['/api/bonaparte/balance'] as const;
-/** Shown when the server returns no balance (spec section 9). */
-export const DEFAULT_BALANCE = 1_000_000_000;
+/** Shown when the server returns no balance (spec section 9): what every vault starts with. */
+export const DEFAULT_BALANCE = INITIAL_BALANCE;
 
 /** The balance screen's reads and writes redirect at once and silently when the session is gone (spec section 8). */
 const IMMEDIATE = { immediate: true } as const;
@@ -37,7 +34,7 @@ export function parseAmount(input: string): number | null {
 export function useSubtract() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amount: number) => apiJson<Balance>('POST', '/api/bonaparte/subtract', { amount }),
+    mutationFn: (amount: number) => apiJson<Balance>('POST', '/api/bonaparte/subtract', { amount } satisfies SubtractBody),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: BALANCE_KEY });
     },

@@ -1,23 +1,10 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { JournalCount, JournalEntry, JournalEntryBody } from '@vault/contracts';
 import { apiJson, throwIfResNotOk } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
-
-/** A journal entry as GET /api/journal lists it (spec section 3). */
-export interface JournalEntry {
-  id: string;
-  title?: string | null;
-  content: string;
-  createdAt: string;
-  updatedAt?: string | null;
-}
-
-export interface JournalEntryBody {
-  title?: string;
-  content: string;
-}
 
 /** The prefix of every journal query (the pages and the count). */
 export const JOURNAL_KEY = ['/api/journal'] as const;
@@ -58,7 +45,7 @@ export function useJournalEntries() {
 
 /** The number of entries (the dashboard's "Journal Entries" stat). */
 export function useJournalCount() {
-  return useQuery<{ count: number }>({ queryKey: JOURNAL_COUNT_KEY });
+  return useQuery<JournalCount>({ queryKey: JOURNAL_COUNT_KEY });
 }
 
 /** Refetches the journal pages and the count after a change. */

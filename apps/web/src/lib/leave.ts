@@ -1,3 +1,4 @@
+import type { SystemStatus } from '@vault/contracts';
 import { markVaultGone } from './farewell';
 import { navigation } from './navigation';
 
@@ -34,7 +35,7 @@ async function finishBeforeLeaving(): Promise<void> {
 export async function leaveFor(url: string): Promise<void> {
   try {
     const res = await fetch(STATUS_URL, { credentials: 'same-origin', cache: 'no-store' });
-    if (res.ok && ((await res.json()) as { destroyed?: unknown }).destroyed === true) {
+    if (res.ok && ((await res.json()) as Partial<SystemStatus>).destroyed === true) {
       markVaultGone();
       return;
     }

@@ -1,15 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import type { AccessLog } from '@vault/contracts';
 import { enUsDateFormat } from './date-format';
-
-/** One access attempt (spec section 3). */
-export interface AccessLog {
-  id: string;
-  ipAddress: string;
-  userAgent?: string | null;
-  action: string;
-  success: boolean;
-  createdAt: string;
-}
 
 export const LOGS_KEY = ['/api/logs'] as const;
 

@@ -1,8 +1,10 @@
-/** A mission of the generator (spec section 2.7): built-in or one of the owner's custom missions. */
-export interface Mission {
-  title: string;
-  description?: string | null;
-}
+import type { Activity } from '@vault/contracts';
+
+/**
+ * A mission of the generator (spec section 2.7): built-in or one of the
+ * owner's custom missions, so it has a custom mission's shape, without the id.
+ */
+export type Mission = Pick<Activity, 'title' | 'description'>;
 
 /**
  * The built-in pool: 29 self-improvement missions (spec section 9), across

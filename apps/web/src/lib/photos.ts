@@ -1,32 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { PHOTO_CONTENT_TYPES, PHOTO_MAX_BYTES, type Photo, type RegisterPhotoBody, type UploadParameters } from '@vault/contracts';
 import { apiJson, apiRequest, serverReason } from './api';
 import { toast } from './toast';
 import { handleUnauthorized, toastFailure } from './unauthorized';
 
-/** A stored photo as GET /api/photos lists it (newest first). */
-export interface Photo {
-  id: string;
-  objectPath: string;
-  createdAt: string;
-  contentType?: string;
-  size?: number;
-}
-
 export const PHOTOS_KEY = ['/api/photos'] as const;
 
-/** Image types only (spec section 5). */
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-/** At most 10,485,760 bytes (10 MB) per photo (spec section 9). */
-export const MAX_PHOTO_BYTES = 10_485_760;
-
 export const PHOTO_TYPE_MESSAGE = 'Only images can be uploaded: JPEG, PNG, GIF or WebP.';
-export const PHOTO_SIZE_MESSAGE = 'The photo is larger than 10 MB (10,485,760 bytes).';
+/** "10 MB" in the owner's words: the limit is 10 MiB exactly. */
+export const PHOTO_MAX_MB = PHOTO_MAX_BYTES / (1024 * 1024);
+export const PHOTO_SIZE_MESSAGE = `The photo is larger than ${PHOTO_MAX_MB} MB (${PHOTO_MAX_BYTES.toLocaleString('en-US')} bytes).`;
 export const PHOTO_EMPTY_MESSAGE = 'The file is empty.';
 
 /** Checks a chosen file before any upload starts: the reason it is refused, or null when it may be uploaded. */
 export function photoFileProblem(file: Pick<File, 'type' | 'size'>): string | null {
-  if (!(PHOTO_TYPES as readonly string[]).includes(file.type.toLowerCase())) return PHOTO_TYPE_MESSAGE;
-  if (file.size > MAX_PHOTO_BYTES) return PHOTO_SIZE_MESSAGE;
+  if (!(PHOTO_CONTENT_TYPES as readonly string[]).includes(file.type.toLowerCase())) return PHOTO_TYPE_MESSAGE;
+  if (file.size > PHOTO_MAX_BYTES) return PHOTO_SIZE_MESSAGE;
   if (file.size === 0) return PHOTO_EMPTY_MESSAGE;
   return null;
 }
@@ -41,12 +30,6 @@ export function formatBytes(size: number): string {
 /** Whether a URL points at another origin (a presigned storage URL in distributed mode). */
 export function isCrossOrigin(url: string, origin = window.location.origin): boolean {
   return new URL(url, origin).origin !== origin;
-}
-
-/** What `POST /api/objects/upload` answers: the URL, and the headers its PUT must carry (a bucket's `If-None-Match: *`). */
-export interface UploadParameters {
-  uploadURL: string;
-  uploadHeaders?: Record<string, string>;
 }
 
 /**
@@ -87,9 +70,10 @@ export interface PhotoUpload {
 
 /** Request an upload URL, PUT the file there, then register it (spec section 4). */
 export async function uploadPhoto({ file, keepLocation }: PhotoUpload, onProgress: (percent: number) => void): Promise<Photo> {
+  // The answer's uploadHeaders: what its PUT must carry besides Content-Type (a bucket's `If-None-Match: *`).
   const { uploadURL, uploadHeaders } = await apiJson<UploadParameters>('POST', '/api/objects/upload');
   await putFile(uploadURL, file, onProgress, uploadHeaders);
-  return apiJson<Photo>('PUT', '/api/photos', { photoURL: uploadURL, ...(keepLocation ? { keepLocation: true } : {}) });
+  return apiJson<Photo>('PUT', '/api/photos', { photoURL: uploadURL, ...(keepLocation ? { keepLocation: true } : {}) } satisfies RegisterPhotoBody);
 }
 
 /** Every stored photo, newest first. */

@@ -1,21 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ScheduleItem } from '@vault/contracts';
 import { apiJson } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { WEEKLY_TEMPLATES_KEY } from './weekly-templates';
-
-/** One mission of one day (spec section 3). */
-export interface ScheduleItem {
-  id: string;
-  /** YYYY-MM-DD. */
-  date?: string;
-  /** HH:MM, 24-hour. */
-  time: string;
-  title: string;
-  description?: string | null;
-  completed: boolean;
-  completedAt?: string | null;
-}
 
 export const SCHEDULE_KEY = ['/api/schedule'] as const;
 

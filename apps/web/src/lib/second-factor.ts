@@ -1,6 +1,16 @@
 import type { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
-import type { EnrolledFactor, Owner, SecondFactorOverview, TotpEnrolment } from '@vault/contracts';
+import type {
+  ConfirmTotpRequest,
+  EnrolledFactor,
+  Owner,
+  PasskeySignInRequest,
+  RemoveFactorRequest,
+  RenameFactorRequest,
+  SecondFactorCodeRequest,
+  SecondFactorOverview,
+  TotpEnrolment,
+} from '@vault/contracts';
 import { apiJson } from './api';
 
 /** The settings panel's SECOND FACTOR section reads this; every change answers with it or invalidates it. */
@@ -18,21 +28,21 @@ type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'
 
 export const secondFactorApi = {
   startTotp: () => apiJson<TotpEnrolment>('POST', '/api/second-factor/totp', {}),
-  confirmTotp: (id: string, code: string) => apiJson<EnrolledFactor>('POST', '/api/second-factor/totp/confirm', { id, code }),
+  confirmTotp: (id: string, code: string) => apiJson<EnrolledFactor>('POST', '/api/second-factor/totp/confirm', { id, code } satisfies ConfirmTotpRequest),
   /** The browser makes the passkey (the authenticator asks its user), then the vault checks and keeps it. */
   async enrolPasskey(name?: string): Promise<EnrolledFactor> {
     const options = await apiJson<RegistrationOptions>('POST', '/api/second-factor/passkey/options');
     const response = await (await webauthn()).startRegistration({ optionsJSON: options });
     return apiJson<EnrolledFactor>('POST', '/api/second-factor/passkey', { response, ...(name ? { name } : {}) });
   },
-  rename: (id: string, name: string) => apiJson('PATCH', `/api/second-factor/${id}`, { name }),
-  remove: (id: string, password?: string) => apiJson<SecondFactorOverview>('DELETE', `/api/second-factor/${id}`, password ? { password } : {}),
-  setPasskeySignIn: (enabled: boolean) => apiJson<SecondFactorOverview>('PUT', '/api/second-factor/passkey-sign-in', { enabled }),
+  rename: (id: string, name: string) => apiJson('PATCH', `/api/second-factor/${id}`, { name } satisfies RenameFactorRequest),
+  remove: (id: string, password?: string) => apiJson<SecondFactorOverview>('DELETE', `/api/second-factor/${id}`, (password ? { password } : {}) satisfies RemoveFactorRequest),
+  setPasskeySignIn: (enabled: boolean) => apiJson<SecondFactorOverview>('PUT', '/api/second-factor/passkey-sign-in', { enabled } satisfies PasskeySignInRequest),
 };
 
 /** The sign-in's second step: a code (authenticator app or recovery code), or the passkey. */
 export const signInApi = {
-  code: (code: string) => apiJson<Owner>('POST', '/api/login/second-factor', { code }),
+  code: (code: string) => apiJson<Owner>('POST', '/api/login/second-factor', { code } satisfies SecondFactorCodeRequest),
   /** After the password (the owner's passkeys), or alone (any passkey the authenticator holds for this vault). */
   async passkey(): Promise<Owner> {
     const options = await apiJson<PasskeyOptions>('POST', '/api/login/passkey/options');

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Owner, SystemStatus } from '@vault/contracts';
+import type { CurrentUser, Owner, SystemStatus } from '@vault/contracts';
 import { getQueryFn } from './api';
 
 export const STATUS_KEY = ['/api/system/status'] as const;
@@ -21,17 +21,9 @@ export function useOwner() {
 }
 
 /**
- * The current-user answer (GET /api/user: {username, name, globalAccess,
- * signedIn}). `globalAccess` tells whether the vault is open to everyone
- * (settings, TO THE MOON); a server that does not send it means off.
- * `signedIn` is false for a visitor who reaches the vault through global
- * access without the owner's session; a server that does not send it means
- * signed in (the answer's presence is the sign-in, spec section 7).
- */
-export type CurrentUser = Owner & { globalAccess?: boolean; signedIn?: boolean };
-
-/**
- * The current user; null when the server answers 401. `isAuthenticated` is the
+ * The current user (GET /api/user: the owner, `globalAccess` when the vault is
+ * open to everyone, and `signedIn` false for a visitor who reaches it through
+ * global access without the owner's session); null when the server answers 401. `isAuthenticated` is the
  * answer's presence (every screen is open); `isVisitor` says it is a visitor of
  * a public vault, who has none of the owner's switches and no session to end.
  */

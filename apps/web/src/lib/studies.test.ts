@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { archiveSummary, formatCompletedAt, groupByMonth, studyBody, type Study } from './studies';
+import type { Study } from '@vault/contracts';
+import { archiveSummary, formatCompletedAt, groupByMonth, studyBody } from './studies';
 
 const study = (id: string, subject: string, completedAt: string | null): Study => ({
   id,
   subject,
   endGoal: `Goal ${id}`,
   completed: true,
+  createdAt: '2024-12-01T12:00:00.000Z',
   completedAt,
 });
 

@@ -1,24 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateStudyBody, Study } from '@vault/contracts';
 import { apiJson } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
-
-/** A study (spec section 3); completedAt is set in the completed list. */
-export interface Study {
-  id: string;
-  subject: string;
-  endGoal: string;
-  completed: boolean;
-  createdAt?: string;
-  completedAt?: string | null;
-}
-
-export interface CreateStudyBody {
-  subject: string;
-  endGoal: string;
-}
 
 export const STUDIES_KEY = ['/api/studies'] as const;
 /** Under STUDIES_KEY, so refreshing the studies also refreshes the archive. */

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Target } from '@vault/contracts';
+import type { CreateTargetBody, Target, UpdateTargetBody } from '@vault/contracts';
 import { apiJson } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
@@ -42,13 +42,8 @@ export function useTargets() {
   return useQuery<Target[]>({ queryKey: TARGETS_KEY });
 }
 
-export interface CreateTargetInput {
-  title: string;
-  description?: string;
-}
-
 /** The request body for a new target (spec section 5); null when the title is blank. */
-export function newTargetBody(title: string, description = ''): CreateTargetInput | null {
+export function newTargetBody(title: string, description = ''): CreateTargetBody | null {
   const trimmedTitle = title.trim();
   if (!trimmedTitle) return null;
   const notes = description.trim();
@@ -62,7 +57,7 @@ export function newTargetBody(title: string, description = ''): CreateTargetInpu
 export function useCreateTarget(place: 'screen' | 'dashboard') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateTargetInput) => apiJson<Target>('POST', '/api/targets', body),
+    mutationFn: (body: CreateTargetBody) => apiJson<Target>('POST', '/api/targets', body),
     onSuccess: async () => {
       toast(
         place === 'screen'
@@ -86,7 +81,7 @@ export function useToggleTarget() {
   return useMutation({
     mutationKey: TOGGLE_TARGET_KEY,
     mutationFn: ({ id, completed }: { id: string; completed: boolean }) =>
-      apiJson<Target>('PATCH', `/api/targets/${encodeURIComponent(id)}`, { completed }),
+      apiJson<Target>('PATCH', `/api/targets/${encodeURIComponent(id)}`, { completed } satisfies UpdateTargetBody),
     onMutate: async ({ id, completed }) => {
       // A read on its way would overwrite the tick with the old state.
       await queryClient.cancelQueries({ queryKey: TARGETS_KEY });

@@ -1,3 +1,4 @@
+import type { ExportRequest, RestoreSummary } from '@vault/contracts';
 import { ApiError, throwIfResNotOk } from './api';
 
 export const EXPORT_ENDPOINT = '/api/settings/export';
@@ -11,7 +12,7 @@ export type ExportProgress = (receivedBytes: number) => void;
  * bytes received, then hands it to the browser as a download. A refusal
  * (wrong password: 403) throws an ApiError with the server's reason.
  */
-export async function downloadExport(body: { password: string; passphrase?: string }, onProgress: ExportProgress): Promise<{ name: string; bytes: number }> {
+export async function downloadExport(body: ExportRequest, onProgress: ExportProgress): Promise<{ name: string; bytes: number }> {
   const response = await fetch(EXPORT_ENDPOINT, {
     method: 'POST',
     credentials: 'same-origin',
@@ -45,7 +46,7 @@ export async function downloadExport(body: { password: string; passphrase?: stri
  * the upload's progress (XMLHttpRequest: fetch reports none). Resolves with
  * the counts restored; a refusal rejects with an ApiError carrying the reason.
  */
-export function uploadRestore(file: Blob, passphrase: string | undefined, onProgress: (fraction: number) => void): Promise<Record<string, number>> {
+export function uploadRestore(file: Blob, passphrase: string | undefined, onProgress: (fraction: number) => void): Promise<RestoreSummary['restored']> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', RESTORE_ENDPOINT);
@@ -56,7 +57,7 @@ export function uploadRestore(file: Blob, passphrase: string | undefined, onProg
     request.onerror = () => reject(new Error('The upload failed: check the connection and try again'));
     request.onload = () => {
       if (request.status === 200) {
-        resolve((JSON.parse(request.responseText) as { restored: Record<string, number> }).restored);
+        resolve((JSON.parse(request.responseText) as RestoreSummary).restored);
       } else {
         reject(new ApiError({ status: request.status, statusText: request.statusText, body: request.responseText, contentType: request.getResponseHeader('Content-Type') ?? '' }));
       }

@@ -1,28 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateWeeklyTemplateBody, UpdateWeeklyTemplateBody, WeeklyTemplate } from '@vault/contracts';
 import { apiJson } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
-
-/** A recurring or one-time mission for a weekday (spec section 3). */
-export interface WeeklyTemplate {
-  id: string;
-  title: string;
-  description?: string | null;
-  /** HH:MM, 24-hour. */
-  time: string;
-  /** 0 to 6, 0 is Sunday. */
-  dayOfWeek: number;
-  isRepeating: boolean;
-}
-
-export interface CreateTemplateBody {
-  title: string;
-  description: string;
-  time: string;
-  isRepeating: boolean;
-  dayOfWeek: number;
-}
 
 export interface Weekday {
   value: number;
@@ -81,8 +62,11 @@ export interface TemplateDraft {
   isRepeating: boolean;
 }
 
-/** The create request for a draft; null while the title is blank or no time is chosen (spec section 5). */
-export function templateBody(draft: TemplateDraft, dayOfWeek: number): CreateTemplateBody | null {
+/**
+ * The request for a draft, whole (an edit sends every field, isRepeating
+ * included); null while the title is blank or no time is chosen (spec section 5).
+ */
+export function templateBody(draft: TemplateDraft, dayOfWeek: number): UpdateWeeklyTemplateBody | null {
   const title = draft.title.trim();
   if (!title || !draft.time) return null;
   return { title, description: draft.description.trim(), time: draft.time, isRepeating: draft.isRepeating, dayOfWeek };
@@ -91,7 +75,7 @@ export function templateBody(draft: TemplateDraft, dayOfWeek: number): CreateTem
 export function useCreateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateTemplateBody) => apiJson<WeeklyTemplate>('POST', '/api/weekly-templates', body),
+    mutationFn: (body: CreateWeeklyTemplateBody) => apiJson<WeeklyTemplate>('POST', '/api/weekly-templates', body),
     onSuccess: async () => {
       toast({ title: 'Template Created' });
       await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
@@ -104,7 +88,7 @@ export function useCreateTemplate() {
 export function useUpdateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: CreateTemplateBody }) =>
+    mutationFn: ({ id, body }: { id: string; body: UpdateWeeklyTemplateBody }) =>
       apiJson<WeeklyTemplate>('PATCH', `/api/weekly-templates/${encodeURIComponent(id)}`, body),
     onSuccess: async () => {
       toast({ title: 'Template Updated' });

@@ -2,14 +2,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Target } from '@vault/contracts';
+import type { ScheduleItem, Study, Target } from '@vault/contracts';
 import DashboardScreen from './dashboard';
 import { MissionGeneratorCard } from '../components/dashboard/mission-generator';
 import { StudiesCard } from '../components/dashboard/studies-card';
 import { TargetsCard } from '../components/dashboard/targets-card';
 import { BUILT_IN_MISSIONS } from '../lib/missions';
-import { todayUtcDate, todayUtcWeekday, type ScheduleItem } from '../lib/schedule';
-import type { Study } from '../lib/studies';
+import { todayUtcDate, todayUtcWeekday } from '../lib/schedule';
 import { json, mockFetch, renderWithProviders, text, type RouteHandler } from '../test/utils';
 
 const today = todayUtcDate();

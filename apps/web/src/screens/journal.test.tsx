@@ -3,10 +3,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { PHOTO_MAX_BYTES, type JournalEntry } from '@vault/contracts';
 import JournalScreen from './journal';
 import { json, mockFetch, renderWithProviders, text, type RouteHandler } from '../test/utils';
-import { MAX_PHOTO_BYTES, PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE, photoFileProblem } from '../lib/photos';
-import { JOURNAL_PAGE_SIZE, nextJournalOffset, type JournalEntry } from '../lib/journal';
+import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE, photoFileProblem } from '../lib/photos';
+import { JOURNAL_PAGE_SIZE, nextJournalOffset } from '../lib/journal';
 
 const entry = (id: string, extra: Partial<JournalEntry> = {}): JournalEntry => ({
   id,
@@ -225,10 +226,10 @@ describe('entries', () => {
 describe('photo upload pre-checks', () => {
   it('accepts jpeg, png, gif and webp up to 10,485,760 bytes', () => {
     expect(photoFileProblem({ type: 'image/png', size: 10 })).toBeNull();
-    expect(photoFileProblem({ type: 'image/jpeg', size: MAX_PHOTO_BYTES })).toBeNull();
+    expect(photoFileProblem({ type: 'image/jpeg', size: PHOTO_MAX_BYTES })).toBeNull();
     expect(photoFileProblem({ type: 'image/gif', size: 1 })).toBeNull();
     expect(photoFileProblem({ type: 'image/webp', size: 1 })).toBeNull();
-    expect(photoFileProblem({ type: 'image/png', size: MAX_PHOTO_BYTES + 1 })).toBe(PHOTO_SIZE_MESSAGE);
+    expect(photoFileProblem({ type: 'image/png', size: PHOTO_MAX_BYTES + 1 })).toBe(PHOTO_SIZE_MESSAGE);
     expect(photoFileProblem({ type: 'text/plain', size: 10 })).toBe(PHOTO_TYPE_MESSAGE);
     expect(photoFileProblem({ type: 'image/svg+xml', size: 10 })).toBe(PHOTO_TYPE_MESSAGE);
     expect(photoFileProblem({ type: '', size: 10 })).toBe(PHOTO_TYPE_MESSAGE);
@@ -249,7 +250,7 @@ describe('photo upload pre-checks', () => {
     expect(upload.disabled).toBe(true);
 
     const big = new File(['x'], 'big.png', { type: 'image/png' });
-    Object.defineProperty(big, 'size', { value: MAX_PHOTO_BYTES + 1 });
+    Object.defineProperty(big, 'size', { value: PHOTO_MAX_BYTES + 1 });
     await user.upload(input, big);
     expect(within(dialog).getByRole('alert').textContent).toBe(PHOTO_SIZE_MESSAGE);
     expect(upload.disabled).toBe(true);

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { JournalEntry } from '@vault/contracts';
 import { useDraft, useHasDraft } from '../lib/drafts';
 import { usePendingDeletes, withoutPending } from '../lib/deferred-delete';
 import { BookIcon, ChevronDownIcon, LockIcon, PencilIcon, SaveIcon, TrashIcon } from '../components/icons';
@@ -17,7 +18,6 @@ import {
   changesEntry,
   editDraftKey,
   wasUpdated,
-  type JournalEntry,
 } from '../lib/journal';
 
 /** The intelligence vault (spec section 2.9): photo vault, new entry, entries. */

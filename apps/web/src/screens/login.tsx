@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { Owner, PendingSignIn, PublicOwner, SecondFactorMethod } from '@vault/contracts';
+import type { LoginRequest, Owner, PendingSignIn, PublicOwner, SecondFactorMethod } from '@vault/contracts';
 import { apiJson, serverReason } from '../lib/api';
 import { isGoneError, markVaultGone } from '../lib/farewell';
 import { takeReturnPath } from '../lib/return-path';
@@ -11,11 +11,6 @@ import { vaultTitle } from '../lib/session';
 import { ActivityIcon, EyeIcon, EyeOffIcon, LockIcon, ShieldIcon } from '../components/icons';
 import { RestoreVault } from '../components/restore-vault';
 import { PasskeySignInButton, SecondStepForm } from '../components/second-step-form';
-
-interface LoginBody {
-  username: string;
-  password: string;
-}
 
 /** Why a blank sign-in was not sent, under the field that is missing. */
 export const MISSING_PASSWORD = 'Enter the password.';
@@ -44,7 +39,7 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
   const signedIn = () => navigation.assign(takeReturnPath());
 
   const login = useMutation({
-    mutationFn: (body: LoginBody) => apiJson<Owner | PendingSignIn>('POST', '/api/login', body),
+    mutationFn: (body: LoginRequest) => apiJson<Owner | PendingSignIn>('POST', '/api/login', body),
     onSuccess: (answer) => {
       if (answer && 'secondFactor' in answer) {
         setPassword('');

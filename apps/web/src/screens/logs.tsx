@@ -1,7 +1,8 @@
+import type { AccessLog } from '@vault/contracts';
 import { ActivityIcon, AlertIcon, CheckIcon, LockIcon, LogOutIcon } from '../components/icons';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { CardLoading, EmptyState, LoadError } from '../components/states';
-import { actionTone, formatAction, formatLogTime, useAccessLogs, type AccessLog, type LogTone } from '../lib/logs';
+import { actionTone, formatAction, formatLogTime, useAccessLogs, type LogTone } from '../lib/logs';
 import { summarizeUserAgent } from '../lib/user-agent';
 
 const TONE_CLASSES: Record<LogTone, string> = {

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { journalPagesQuery } from '../lib/journal';
+import { SIGNED_IN_SCREENS } from './signed-in-screens';
 
 /** A screen's module: its component is the default export. */
 export interface ScreenModule {
@@ -32,20 +33,29 @@ export interface SignedInScreen {
 }
 
 /**
- * The one table of signed-in screens (spec section 2.1): the routes are made
- * from it (lazyScreen) and so is the preload at sign-in, so a screen's chunk
- * is fetched once, whichever asks first.
+ * Every screen module the table may name, each loaded on demand (the build
+ * resolves the pattern). Not the pages a visitor sees, which come with the
+ * page itself, nor the signed-in shell (loadAuthenticatedApp).
  */
-export const signedInScreens: readonly SignedInScreen[] = [
-  { path: '/', load: loadOnce(() => import('./dashboard')) },
-  { path: '/weekly-schedule', load: loadOnce(() => import('./weekly-schedule')) },
-  // The journal's first page is the slowest first read: fetched with the screen's code.
-  { path: '/journal', load: loadOnce(() => import('./journal')), prefetch: (queryClient) => queryClient.prefetchInfiniteQuery(journalPagesQuery) },
-  { path: '/targets', load: loadOnce(() => import('./targets')) },
-  { path: '/bonaparte', load: loadOnce(() => import('./bonaparte')) },
-  { path: '/logs', load: loadOnce(() => import('./logs')) },
-  { path: '/studies-archive', load: loadOnce(() => import('./studies-archive')) },
-];
+const screenModules = import.meta.glob<ScreenModule>(['./*.tsx', '!./*.test.tsx', '!./login.tsx', '!./farewell.tsx', '!./authenticated-app.tsx']);
+
+/** The first data worth fetching with a screen's code, by path: the journal's first page is the slowest first read. */
+const PREFETCH: Record<string, SignedInScreen['prefetch']> = {
+  '/journal': (queryClient) => queryClient.prefetchInfiniteQuery(journalPagesQuery),
+};
+
+function loaderOf(module: string): OnceLoader<ScreenModule> {
+  const load = screenModules[`./${module.slice('src/screens/'.length)}`];
+  if (!load) throw new Error(`signed-in-screens.ts names ${module}, which is not a module of src/screens`);
+  return loadOnce(load);
+}
+
+/**
+ * The signed-in screens of the one table (signed-in-screens.ts) with their
+ * code: the routes are made from them (lazyScreen) and so is the preload at
+ * sign-in, so a screen's chunk is fetched once, whichever asks first.
+ */
+export const signedInScreens: readonly SignedInScreen[] = SIGNED_IN_SCREENS.map(({ path, module }) => ({ path, load: loaderOf(module), prefetch: PREFETCH[path] }));
 
 /** The header, navigation and routes of a signed-in owner. */
 export const loadAuthenticatedApp = loadOnce(() => import('./authenticated-app'));

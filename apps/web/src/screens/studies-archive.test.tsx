@@ -1,8 +1,8 @@
 // Studies archive (spec 2.11): summary, month groups newest first, each study's lines.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
+import type { Study } from '@vault/contracts';
 import StudiesArchiveScreen from './studies-archive';
-import type { Study } from '../lib/studies';
 import { json, mockFetch, renderWithProviders, text } from '../test/utils';
 
 const done = (id: string, subject: string, completedAt: string | null): Study => ({

@@ -1,5 +1,5 @@
 import { useId, type FormEvent } from 'react';
-import type { Target } from '@vault/contracts';
+import type { CreateTargetBody, Target } from '@vault/contracts';
 import { useDraft } from '../lib/drafts';
 import {
   formatDate,
@@ -8,7 +8,6 @@ import {
   useCreateTarget,
   useTargets,
   useToggleTarget,
-  type CreateTargetInput,
 } from '../lib/targets';
 import { TextAreaField, TextField } from '../components/form-fields';
 import { Panel, ScreenFrame } from '../components/screen-frame';
@@ -89,7 +88,7 @@ function NewTargetForm({
   onCreate,
 }: {
   pending: boolean;
-  onCreate: (input: CreateTargetInput, reset: () => void) => void;
+  onCreate: (input: CreateTargetBody, reset: () => void) => void;
 }) {
   // Kept on the device as it is typed, until it is marked (see drafts).
   const [draft, setDraft, discard] = useDraft('targets.new', { title: '', description: '' });

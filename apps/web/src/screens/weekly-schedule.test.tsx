@@ -2,10 +2,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ScheduleItem, WeeklyTemplate } from '@vault/contracts';
 import WeeklyScheduleScreen from './weekly-schedule';
 import { navigation } from '../lib/navigation';
-import { todayUtcDate, todayUtcWeekday, type ScheduleItem } from '../lib/schedule';
-import { weekdayName, type WeeklyTemplate } from '../lib/weekly-templates';
+import { todayUtcDate, todayUtcWeekday } from '../lib/schedule';
+import { weekdayName } from '../lib/weekly-templates';
 import { json, mockFetch, renderWithProviders, text } from '../test/utils';
 
 const today = todayUtcDate();

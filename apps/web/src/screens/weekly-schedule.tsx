@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import type { ScheduleItem, WeeklyTemplate } from '@vault/contracts';
 import { DayTabs, dayTabId } from '../components/day-tabs';
 import { TextAreaField, TextField } from '../components/form-fields';
 import { CalendarIcon, ClockIcon, PencilIcon, PlusIcon, SaveIcon, TrashIcon } from '../components/icons';
@@ -7,7 +8,7 @@ import { useDraft } from '../lib/drafts';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { EmptyState, LoadError } from '../components/states';
 import { ScreenLoading } from '../components/status-screens';
-import { todayUtcDate, todayUtcWeekday, useApplyTemplates, useTodaySchedule, type ScheduleItem } from '../lib/schedule';
+import { todayUtcDate, todayUtcWeekday, useApplyTemplates, useTodaySchedule } from '../lib/schedule';
 import {
   DEFAULT_WEEKDAY,
   formatTime12h,
@@ -21,7 +22,6 @@ import {
   useWeeklyTemplates,
   weekdayName,
   type TemplateDraft,
-  type WeeklyTemplate,
 } from '../lib/weekly-templates';
 
 /** Weekly schedule templates (spec section 2.8). */

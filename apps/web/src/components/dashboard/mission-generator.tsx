@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import type { Activity } from '@vault/contracts';
 import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
 import { useDraft } from '../../lib/drafts';
 import {
@@ -8,7 +9,6 @@ import {
   useCreateMission,
   useCustomMissions,
   useDeleteMission,
-  type CustomMission,
 } from '../../lib/activities';
 import { BUILT_IN_MISSIONS, missionPool, pickNextMission, type Mission } from '../../lib/missions';
 import { toast } from '../../lib/toast';
@@ -110,7 +110,7 @@ export function MissionGeneratorCard() {
   );
 }
 
-function CustomMissionList({ missions }: { missions: CustomMission[] }) {
+function CustomMissionList({ missions }: { missions: Activity[] }) {
   const remove = useDeleteMission();
   // Missions removed a moment ago, while UNDO is offered, are out of the list.
   const shown = withoutPending(missions, usePendingDeletes('mission'));
@@ -140,7 +140,7 @@ function CustomMissionList({ missions }: { missions: CustomMission[] }) {
 
 const EMPTY_MISSION = { title: '', description: '' };
 
-function NewMissionForm({ custom }: { custom: CustomMission[] | undefined }) {
+function NewMissionForm({ custom }: { custom: Activity[] | undefined }) {
   const [draft, setDraft, discard] = useDraft('dashboard.mission', EMPTY_MISSION);
   const { title, description } = draft;
   const setTitle = (value: string) => setDraft((current) => ({ ...current, title: value }));

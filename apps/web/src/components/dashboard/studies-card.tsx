@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import type { Study } from '@vault/contracts';
 import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
 import { useDraft } from '../../lib/drafts';
-import { studyBody, useCompleteStudy, useCreateStudy, useDeleteStudy, useStudies, type Study } from '../../lib/studies';
+import { studyBody, useCompleteStudy, useCreateStudy, useDeleteStudy, useStudies } from '../../lib/studies';
 import { TextField } from '../form-fields';
 import { ArchiveIcon, CapIcon, PlusIcon, TrashIcon } from '../icons';
 import { Panel } from '../screen-frame';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, waitFor } from '@testing-library/react';
 import { mockFetch, renderWithProviders } from '../test/utils';
 import { loadAuthenticatedApp, signedInScreens } from './screen-loaders';
-import { SIGNED_IN_SHELL_MODULE, screenHints } from './screen-hints';
+import { SIGNED_IN_SHELL_MODULE, screenHints } from './signed-in-screens';
 
 afterEach(() => {
   cleanup();
