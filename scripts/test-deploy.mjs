@@ -719,6 +719,7 @@ for (const app of APPS) {
     assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
     const { preamble, stages } = dockerfileStages(app);
     equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE_IMAGE}, read as text.
     equal(stages.map((s) => s.from), ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', 'FROM deps'], 'the stages: build, the shared layer, this app');
     equal(stages[1].lines, ['COPY --from=build /rootfs/deps/ /'], 'the shared layer holds the staged dependencies only');
     const last = stages.at(-1);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, tier by tier, as CI runs it. Builds first, then
-// lint (module boundaries), typecheck (libs, apps, tests, scripts: 0 errors),
+// lint (module boundaries; Biome's formatting and lint rules), typecheck (libs, apps, tests, scripts: 0 errors),
 // deploy (the Helm chart), unit (jest + vitest), integration (real PostgreSQL,
 // NATS, Redis), end-to-end (Chromium, both run modes). A tier that fails, runs
 // no test or skips one fails the run.
@@ -24,6 +24,13 @@ const tiers = [
     args: ['scripts/check-boundaries.mjs', `${reports}/boundaries.json`],
     counts: (r) => ({ ...r, skipped: 0 }),
     report: 'boundaries.json',
+  },
+  {
+    // One check: the tree is formatted as `npm run format` leaves it, and Biome's linter finds nothing (biome.jsonc).
+    name: 'lint (Biome: formatting and lint rules, 0 findings)',
+    command: 'npx',
+    args: ['biome', 'ci', '--colors=off', '--error-on-warnings', '.'],
+    counts: (_report, run) => ({ passed: run.status === 0 ? 1 : 0, failed: run.status === 0 ? 0 : 1, skipped: 0 }),
   },
   {
     // One check: every TypeScript program of `npm run typecheck` compiles with 0 errors.

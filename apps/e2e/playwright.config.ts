@@ -18,7 +18,7 @@ if (!existsSync(CHROMIUM)) {
   );
 }
 
-export default defineConfig<{}, VaultWorkerOptions>({
+export default defineConfig<Record<never, never>, VaultWorkerOptions>({
   testDir: join(E2E_DIR, 'tests'),
   outputDir: RESULTS_DIR,
   globalSetup: join(E2E_DIR, 'support/global-setup.ts'),

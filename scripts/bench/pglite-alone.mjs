@@ -32,7 +32,7 @@ try {
   for (let i = 0; i < 100; i++) await db.insert(targets).values({ title: `Target ${i}`, description: 'Seeded for the benchmark' });
   const raw = await rate(() => connection.client.query('select * from planner.targets order by created_at, id'));
   const drizzle = await rate(() => db.select().from(targets).orderBy(asc(targets.createdAt), asc(targets.id)));
-  process.stdout.write(JSON.stringify({ raw, drizzle }) + '\n');
+  process.stdout.write(`${JSON.stringify({ raw, drizzle })}\n`);
 } finally {
   await connection.close();
   rmSync(dataDir, { recursive: true, force: true });

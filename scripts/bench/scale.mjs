@@ -109,4 +109,4 @@ try {
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
-process.stdout.write(JSON.stringify(result) + '\n');
+process.stdout.write(`${JSON.stringify(result)}\n`);

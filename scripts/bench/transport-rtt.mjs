@@ -43,5 +43,5 @@ async function measure(transport, iterations) {
 
 const inProcess = await measure({ kind: 'in-process', broker: new InProcessBroker(), timeoutMs: 5000 }, 5000);
 const nats = await measure({ kind: 'nats', url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', timeoutMs: 5000 }, 2000);
-process.stdout.write(JSON.stringify({ inProcess, nats }) + '\n');
+process.stdout.write(`${JSON.stringify({ inProcess, nats })}\n`);
 process.exit(0);

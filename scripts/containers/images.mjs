@@ -86,9 +86,15 @@ const quiet = (command, commandArgs) => spawnSync(command, commandArgs, { cwd: r
 function answersTcp(host, port) {
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: 1000 });
-    socket.on('connect', () => (socket.end(), resolve(true)));
+    socket.on('connect', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.on('error', () => resolve(false));
-    socket.on('timeout', () => (socket.destroy(), resolve(false)));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -184,10 +190,16 @@ const s3 = {
     socket.on('connect', () => socket.write(`*2\r\n$6\r\nSELECT\r\n$${db.length}\r\n${db}\r\n*1\r\n$7\r\nFLUSHDB\r\n`));
     socket.on('data', (chunk) => {
       answer += chunk;
-      if (answer.split('\r\n').filter(Boolean).length >= 2) (socket.end(), resolve(answer));
+      if (answer.split('\r\n').filter(Boolean).length >= 2) {
+        socket.end();
+        resolve(answer);
+      }
     });
     socket.on('error', (error) => resolve(`-${error.message}`));
-    socket.on('timeout', () => (socket.destroy(), resolve('-timeout')));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve('-timeout');
+    });
   });
   if (flushed.includes('-')) fail(`Redis at ${url.host}: ${flushed.trim()}`);
 }

@@ -28,9 +28,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const answers = (host, port) =>
   new Promise((resolve) => {
     const socket = connect({ host, port, timeout: 1000 });
-    socket.on('connect', () => (socket.end(), resolve(true)));
+    socket.on('connect', () => {
+      socket.end();
+      resolve(true);
+    });
     socket.on('error', () => resolve(false));
-    socket.on('timeout', () => (socket.destroy(), resolve(false)));
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 async function waitFor(what, host, port, seconds = 20) {
   for (let i = 0; i < seconds * 5; i++) {

@@ -35,7 +35,7 @@ function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-export async function vaultChecks({ cluster, stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick }) {
+export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick }) {
   const password = `${randomBytes(12).toString('base64url')}-k8s`;
   const baseValues = ['-f', 'scripts/k8s/values.yaml', '--set', `s3.bucket=${stores.bucket}`];
   /** helm without blocking: the Jobs are watched while it waits. */
@@ -212,7 +212,7 @@ export async function vaultChecks({ cluster, stores, helm, helmPath, kubeEnv, ku
 }
 
 // ------------------------------------------------------------------ 3: a failing migration
-async function failedMigration({ owner, helm, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus }) {
+async function failedMigration({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus }) {
   const before = pods().map((p) => p.metadata.uid).sort();
   const revision = releaseStatus().version;
   await step('helm upgrade whose planner migration fails (its Job gets a database that does not exist)', async () => {
@@ -301,7 +301,7 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
     const entries = new Set();
     for (let offset = 0; ; offset += 500) {
       const page = (await owner.send('GET', `/api/journal?limit=500&offset=${offset}`)).json ?? [];
-      page.forEach((e) => entries.add(e.id));
+      for (const e of page) entries.add(e.id);
       if (page.length < 500) break;
     }
     return writes.filter((w) => !(w.path === '/api/targets' ? targets : entries).has(w.id));

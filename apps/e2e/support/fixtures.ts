@@ -18,6 +18,7 @@ export interface VaultFixtures {
    * Automatic: every test fails when a page of its browser context logs an
    * error or a Content-Security-Policy violation to the console, or throws.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an automatic fixture that gives its tests no value is typed void (Playwright's convention).
   consoleGuard: void;
 }
 

@@ -13,8 +13,9 @@ import { startDistributed, startEmbedded } from './stacks.ts';
  * vaults use 3301 and 3302; VAULT_E2E_PORT_OFFSET moves them all.
  */
 export function withPrivateVault(owner: OwnerAccount, ports: Record<ModeName, number>) {
-  return vaultTest.extend<{}, { privateVault: { baseURL: string } }>({
+  return vaultTest.extend<Record<never, never>, { privateVault: { baseURL: string } }>({
     privateVault: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this first pattern; this one has none.
       async ({}, use, workerInfo) => {
         const name: ModeName = workerInfo.project.name === 'distributed' ? 'distributed' : 'embedded';
         const mode: Mode = { name, port: ports[name] + PORT_OFFSET, owner };

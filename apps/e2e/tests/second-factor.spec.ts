@@ -57,7 +57,12 @@ async function expectLatestActions(page: Page, origin: string, expected: Array<s
       const rows = (await (await page.request.get(`${origin}/api/logs`)).json()) as Array<{ action: string }>;
       const latest = rows.slice(0, expected.flat().length).map((row) => row.action).reverse();
       let at = 0;
-      return expected.map((item) => (Array.isArray(item) ? latest.slice(at, (at += item.length)).sort() : latest[at++]));
+      return expected.map((item) => {
+        const size = Array.isArray(item) ? item.length : 1;
+        const taken = latest.slice(at, at + size);
+        at += size;
+        return Array.isArray(item) ? taken.sort() : taken[0];
+      });
     })
     .toEqual(sorted);
 }

@@ -30,24 +30,7 @@ export class BackupUsageError extends Error {}
 
 /** The command line of dist/backup.js; a BackupUsageError says what is wrong with it. */
 export function parseBackupArguments(args: string[]): SingleBackup | ScheduledBackup {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'passphrase-file': { type: 'string' },
-        keep: { type: 'string' },
-        dir: { type: 'string' },
-        's3-bucket': { type: 'string' },
-        's3-prefix': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new BackupUsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseStrictly(args);
   const passphraseFile = values['passphrase-file'];
   const scheduled = values.keep !== undefined || values.dir !== undefined || values['s3-bucket'] !== undefined || values['s3-prefix'] !== undefined;
   if (!scheduled) {
@@ -70,4 +53,21 @@ export function parseBackupArguments(args: string[]): SingleBackup | ScheduledBa
     ...(values.dir ? { dir: values.dir } : {}),
     ...(values['s3-bucket'] ? { bucket: { name: values['s3-bucket'], prefix: values['s3-prefix'] ?? '' } } : {}),
   };
+}
+
+const BACKUP_OPTIONS = {
+  'passphrase-file': { type: 'string' },
+  keep: { type: 'string' },
+  dir: { type: 'string' },
+  's3-bucket': { type: 'string' },
+  's3-prefix': { type: 'string' },
+} as const;
+
+/** parseArgs, with its complaint (an unknown option, a missing value) as a BackupUsageError. */
+function parseStrictly(args: string[]) {
+  try {
+    return parseArgs({ args, allowPositionals: true, strict: true, options: BACKUP_OPTIONS });
+  } catch (error) {
+    throw new BackupUsageError((error as Error).message);
+  }
 }

@@ -63,6 +63,7 @@ function AuthGate({ owner, auth }: { owner: ReturnType<typeof useOwner>; auth: R
   // The signed-in shell is rendered once its code and the screen's have arrived, so
   // that neither shows a loading fallback first (INITIALIZING VAULT... stays meanwhile).
   const [codeLoaded, setCodeLoaded] = useState(() => loadAuthenticatedApp.loaded() !== undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per sign-in, for the screen it opens on; a later navigation loads its own screen.
   useEffect(() => {
     if (!auth.isAuthenticated) return;
     let current = true;

@@ -32,7 +32,9 @@ export async function actionsOf(viewer: ApiClient, address: string, expected: Ar
   }
   let at = 0;
   return expected.map((item) => {
-    const taken = actions.slice(at, (at += Array.isArray(item) ? item.length : 1));
+    const size = Array.isArray(item) ? item.length : 1;
+    const taken = actions.slice(at, at + size);
+    at += size;
     return Array.isArray(item) ? taken.sort() : (taken[0] ?? '(missing)');
   }).concat(actions.slice(at));
 }

@@ -120,7 +120,7 @@ function sendRaw(baseUrl: string, method: string, path: string, headers: Record<
   });
 }
 
-const deepObject = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+const deepObject = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
 const JSON_TYPE = 'application/json';
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data; boundary=vault';

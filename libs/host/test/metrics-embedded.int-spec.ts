@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { OBSERVABILITY, type Observability } from '@vault/platform';
 import { ApiClient } from '@vault/testing';
 import { metricsUrlOf } from '../src/index.js';
-import { scrape, valueOf } from './metrics-scrape.js';
+import { scrape, sampleValue } from './metrics-scrape.js';
 import { OWNER, embeddedVaultForBlock } from './stack.js';
 
 /**
@@ -25,19 +25,19 @@ describe('embedded vault with METRICS_PORT: the same metrics on 127.0.0.1, off t
     let metrics = await scrape(url);
     // Access events are handled after the request has moved on.
     const settled = () =>
-      valueOf(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }) >= Math.max(1, valueOf(metrics, 'vault_events_published_total', { event: 'audit.access' }));
+      sampleValue(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }) >= Math.max(1, sampleValue(metrics, 'vault_events_published_total', { event: 'audit.access' }));
     for (let i = 0; i < 50 && !settled(); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       metrics = await scrape(url);
     }
-    expect(valueOf(metrics, 'vault_http_request_duration_seconds_count', { route: '/api/targets', method: 'POST', status: '201' })).toBe(2);
-    expect(valueOf(metrics, 'vault_rpc_client_duration_seconds_count', { pattern: 'planner.targets.create', outcome: 'ok' })).toBe(2);
-    expect(valueOf(metrics, 'vault_rpc_server_duration_seconds_count', { pattern: 'planner.targets.create', outcome: 'ok' })).toBe(2);
-    expect(valueOf(metrics, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' })).toBe(valueOf(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }));
-    expect(valueOf(metrics, 'vault_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(metrics, 'vault_db_query_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-    expect(valueOf(metrics, 'vault_readiness', { check: 'database' })).toBe(1);
-    expect(valueOf(metrics, 'nodejs_heap_size_used_bytes', { service: 'vault' })).toBeGreaterThan(0);
+    expect(sampleValue(metrics, 'vault_http_request_duration_seconds_count', { route: '/api/targets', method: 'POST', status: '201' })).toBe(2);
+    expect(sampleValue(metrics, 'vault_rpc_client_duration_seconds_count', { pattern: 'planner.targets.create', outcome: 'ok' })).toBe(2);
+    expect(sampleValue(metrics, 'vault_rpc_server_duration_seconds_count', { pattern: 'planner.targets.create', outcome: 'ok' })).toBe(2);
+    expect(sampleValue(metrics, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' })).toBe(sampleValue(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }));
+    expect(sampleValue(metrics, 'vault_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(metrics, 'vault_db_query_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(sampleValue(metrics, 'vault_readiness', { check: 'database' })).toBe(1);
+    expect(sampleValue(metrics, 'nodejs_heap_size_used_bytes', { service: 'vault' })).toBeGreaterThan(0);
     for (const secret of ['Embedded-Lynx-1', OWNER.password, owner.address]) expect(metrics.text).not.toContain(secret);
 
     const publicAnswer = await fetch(`${vault.url}/metrics`);

@@ -40,7 +40,7 @@ export async function scrape(url: string): Promise<Scrape> {
 }
 
 /** The sum of a series' samples whose labels include `labels` (0 when there is none). */
-export function valueOf(scraped: Scrape, name: string, labels: Record<string, string> = {}): number {
+export function sampleValue(scraped: Scrape, name: string, labels: Record<string, string> = {}): number {
   return scraped.samples
     .filter((s) => s.name === name && Object.entries(labels).every(([key, value]) => s.labels[key] === value))
     .reduce((sum, s) => sum + s.value, 0);

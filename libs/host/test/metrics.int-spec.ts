@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SERVICE_NAMES } from '@vault/contracts';
 import { ApiClient, createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@vault/testing';
 import { PrivateNats, freePort } from './private-nats.js';
-import { hasSamples, scrape, valueOf, type Scrape } from './metrics-scrape.js';
+import { hasSamples, scrape, sampleValue, type Scrape } from './metrics-scrape.js';
 import { OWNER, startDistributedStack } from './stack.js';
 
 /** Strings only this session sends: none may reach a metric. */
@@ -47,8 +47,8 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     const deadline = Date.now() + 15_000;
     for (;;) {
       scraped = await scrapeAll();
-      const published = valueOf(scraped.gateway, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' });
-      const acknowledged = valueOf(scraped.audit, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'audit-svc' });
+      const published = sampleValue(scraped.gateway, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' });
+      const acknowledged = sampleValue(scraped.audit, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'audit-svc' });
       if ((published >= 2 && acknowledged === published) || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -75,11 +75,11 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     expect(body).not.toContain('# TYPE');
     expect(body).not.toContain('vault_');
     // Each process labels its own series.
-    for (const [name, metrics] of Object.entries(scraped)) expect(valueOf(metrics, 'vault_nats_connected', { service: name === 'gateway' ? 'gateway' : `${name}-svc` })).toBe(2);
+    for (const [name, metrics] of Object.entries(scraped)) expect(sampleValue(metrics, 'vault_nats_connected', { service: name === 'gateway' ? 'gateway' : `${name}-svc` })).toBe(2);
   });
 
   it('counts HTTP requests at the gateway by route pattern and status, never the URL with its ids', () => {
-    const http = (route: string, method: string, status: string) => valueOf(scraped.gateway, 'vault_http_request_duration_seconds_count', { route, method, status });
+    const http = (route: string, method: string, status: string) => sampleValue(scraped.gateway, 'vault_http_request_duration_seconds_count', { route, method, status });
     expect(http('/api/targets', 'POST', '201')).toBe(3);
     expect(http('/api/targets', 'POST', '400')).toBe(1);
     expect(http('/api/targets', 'GET', '200')).toBe(1);
@@ -91,7 +91,7 @@ describe('metrics of every process of the distributed mode, after a scripted ses
 
   it('counts each RPC by pattern and outcome on the gateway side and on the service side, the same', () => {
     const calls = (process: string, side: 'client' | 'server', pattern: string, outcome: string) =>
-      valueOf(scraped[process], `vault_rpc_${side}_duration_seconds_count`, { pattern, outcome });
+      sampleValue(scraped[process], `vault_rpc_${side}_duration_seconds_count`, { pattern, outcome });
     expect(calls('gateway', 'client', 'planner.targets.create', 'ok')).toBe(3);
     expect(calls('planner', 'server', 'planner.targets.create', 'ok')).toBe(3);
     expect(calls('gateway', 'client', 'planner.targets.create', 'refused')).toBe(1);
@@ -104,27 +104,27 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     expect(hasSamples(scraped.planner, 'vault_rpc_client_duration_seconds')).toBe(false);
     expect(hasSamples(scraped.gateway, 'vault_rpc_server_duration_seconds')).toBe(false);
     // Every call the gateway made, some service handled.
-    const total = (side: 'client' | 'server', processes: string[]) => processes.reduce((n, p) => n + valueOf(scraped[p], `vault_rpc_${side}_duration_seconds_count`), 0);
+    const total = (side: 'client' | 'server', processes: string[]) => processes.reduce((n, p) => n + sampleValue(scraped[p], `vault_rpc_${side}_duration_seconds_count`), 0);
     expect(total('server', [...SERVICE_NAMES])).toBe(total('client', ['gateway']));
   });
 
   it('counts events published, delivered and acknowledged per consumer, none redelivered', () => {
-    const published = valueOf(scraped.gateway, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' });
+    const published = sampleValue(scraped.gateway, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' });
     const labels = { event: 'audit.access', consumer: 'audit-svc' };
     // Sign-in and sign-out, at least.
     expect(published).toBeGreaterThanOrEqual(2);
-    expect(valueOf(scraped.audit, 'vault_events_delivered_total', labels)).toBe(published);
-    expect(valueOf(scraped.audit, 'vault_events_acknowledged_total', labels)).toBe(published);
-    expect(valueOf(scraped.audit, 'vault_events_redelivered_total', labels)).toBe(0);
-    expect(valueOf(scraped.audit, 'vault_event_handler_failures_total', labels)).toBe(0);
+    expect(sampleValue(scraped.audit, 'vault_events_delivered_total', labels)).toBe(published);
+    expect(sampleValue(scraped.audit, 'vault_events_acknowledged_total', labels)).toBe(published);
+    expect(sampleValue(scraped.audit, 'vault_events_redelivered_total', labels)).toBe(0);
+    expect(sampleValue(scraped.audit, 'vault_event_handler_failures_total', labels)).toBe(0);
   });
 
   it('shows each NATS connection up, never lost', () => {
     for (const metrics of Object.values(scraped)) {
       for (const connection of ['rpc', 'events']) {
-        expect(valueOf(metrics, 'vault_nats_connected', { connection })).toBe(1);
-        expect(valueOf(metrics, 'vault_nats_reconnects_total', { connection })).toBe(0);
-        expect(valueOf(metrics, 'vault_nats_disconnects_total', { connection })).toBe(0);
+        expect(sampleValue(metrics, 'vault_nats_connected', { connection })).toBe(1);
+        expect(sampleValue(metrics, 'vault_nats_reconnects_total', { connection })).toBe(0);
+        expect(sampleValue(metrics, 'vault_nats_disconnects_total', { connection })).toBe(0);
       }
     }
   });
@@ -132,16 +132,16 @@ describe('metrics of every process of the distributed mode, after a scripted ses
   it("shows each service's database pool and query times, and every process ready", () => {
     for (const service of SERVICE_NAMES) {
       const metrics = scraped[service];
-      expect(valueOf(metrics, 'vault_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
+      expect(sampleValue(metrics, 'vault_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
       expect(metrics.samples.some((s) => s.name === 'vault_db_pool_connections' && s.labels.state === 'idle')).toBe(true);
       expect(metrics.samples.some((s) => s.name === 'vault_db_pool_waiting_requests')).toBe(true);
-      expect(valueOf(metrics, 'vault_db_query_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
-      for (const check of ['database', 'transport', 'events']) expect(valueOf(metrics, 'vault_readiness', { check })).toBe(1);
+      expect(sampleValue(metrics, 'vault_db_query_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+      for (const check of ['database', 'transport', 'events']) expect(sampleValue(metrics, 'vault_readiness', { check })).toBe(1);
     }
     expect(hasSamples(scraped.gateway, 'vault_db_pool_connections')).toBe(false);
-    for (const check of ['transport', 'events']) expect(valueOf(scraped.gateway, 'vault_readiness', { check })).toBe(1);
+    for (const check of ['transport', 'events']) expect(sampleValue(scraped.gateway, 'vault_readiness', { check })).toBe(1);
     // The planner did the writes: its queries include them.
-    expect(valueOf(scraped.planner, 'vault_db_query_duration_seconds_count')).toBeGreaterThanOrEqual(4);
+    expect(sampleValue(scraped.planner, 'vault_db_query_duration_seconds_count')).toBeGreaterThanOrEqual(4);
   });
 
   it("shows the Node runtime of each process: event-loop delay, heap, GC, CPU", () => {

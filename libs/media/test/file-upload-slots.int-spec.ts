@@ -44,7 +44,11 @@ describe('upload slots in the embedded file store', () => {
     const uploadURL = await issue();
     const png = tinyPng();
     let body!: ReadableStreamDefaultController<Uint8Array>;
-    const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (body = controller) });
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        body = controller;
+      },
+    });
     body.enqueue(png.subarray(0, 20));
     const answer = put(uploadURL, stream);
 

@@ -66,7 +66,7 @@ export function describeMediaApi(baseUrl: () => string) {
     }).toEqual({ disposition: 'inline', policy: "default-src 'none'; frame-ancestors 'none'; sandbox", sniffing: 'nosniff' });
     const served = Buffer.from(await read.arrayBuffer());
     const rational = Buffer.alloc(24);
-    [51, 1, 30, 1, 0, 1].forEach((value, i) => rational.writeUInt32LE(value, i * 4));
+    for (const [i, value] of [51, 1, 30, 1, 0, 1].entries()) rational.writeUInt32LE(value, i * 4);
     expect([jpeg.includes(rational), served.includes(rational)]).toEqual([true, false]);
     expect((await sharp(served).metadata()).orientation).toBe(6);
 

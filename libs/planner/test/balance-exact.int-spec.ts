@@ -22,7 +22,11 @@ const postgres: Backend = {
   open: async () => {
     const db: TestDatabase = await createTestDatabase();
     const connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 10 });
-    return { connection, query: (sql) => db.query(sql), close: async () => (await connection.close(), await db.drop()) };
+    return { connection, query: (sql) => db.query(sql), close: async () => {
+        await connection.close();
+        await db.drop();
+      },
+    };
   },
 };
 
@@ -36,7 +40,10 @@ const pglite: Backend = {
     return {
       connection,
       query: async (sql) => (await client.query<Record<string, unknown>>(sql)).rows,
-      close: async () => (await connection.close(), rmSync(dir, { recursive: true, force: true })),
+      close: async () => {
+        await connection.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
   },
 };

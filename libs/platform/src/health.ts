@@ -62,7 +62,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 @Module({})
 export class HealthModule {
   /** `checks` are provider tokens whose instances implement ReadinessCheck. */
-  static register(checks: Array<string | symbol | Function>): DynamicModule {
+  static register(checks: Array<string | symbol | (abstract new (...args: never[]) => unknown)>): DynamicModule {
     return {
       module: HealthModule,
       controllers: [HealthController],

@@ -19,7 +19,7 @@ function staticImports(file: string): string[] {
     const [, , typeOnly, clause, specifier] = m;
     if (typeOnly) continue;
     // `import { type A, type B } from` is erased too.
-    if (clause && /^\{\s*(type\s+\w+\s*,?\s*)+\}\s+from\s+$/.test(clause.trim() + ' ')) continue;
+    if (clause && /^\{\s*(type\s+\w+\s*,?\s*)+\}\s+from\s+$/.test(`${clause.trim()} `)) continue;
     found.push(specifier);
   }
   return found;

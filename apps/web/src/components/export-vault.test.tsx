@@ -8,7 +8,11 @@ import { json, mockFetch, renderWithProviders, text } from '../test/utils';
 /** A streamed answer whose chunks the test releases one by one. */
 function streamedArchive() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
   const response = new Response(body, { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="vault-export-2026-11-24.zip"' } });
   return { response, push: (size: number) => controller.enqueue(new Uint8Array(size)), end: () => controller.close() };
 }

@@ -79,6 +79,7 @@ export function AppHeader() {
   const publicAccess = isGlobalAccessOn(user);
 
   // Close the mobile menu after navigating.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input.
   useEffect(() => {
     setMenuOpen(false);
   }, [location.pathname]);

@@ -166,9 +166,9 @@ function TotpConfirmation({ enrolment, busy, onConfirm }: { enrolment: TotpEnrol
     >
       <p className="text-sm text-muted">Scan the code with the authenticator app, or type the secret, then enter the code it shows.</p>
       <img src={enrolment.qrCode} alt="QR code for the authenticator app" width={180} height={180} className="mx-auto rounded bg-white" />
-      <p className="break-all text-center font-mono text-xs text-ink" aria-label="Authenticator secret">
+      <figure className="break-all text-center font-mono text-xs text-ink" aria-label="Authenticator secret">
         {enrolment.secret}
-      </p>
+      </figure>
       <TextField label="Code from the app" value={code} onChange={setCode} inputMode="numeric" autoComplete="one-time-code" required />
       <button type="submit" className="btn btn-yellow w-full text-xs" disabled={busy || !code.trim()}>
         CONFIRM APP
@@ -179,7 +179,7 @@ function TotpConfirmation({ enrolment, busy, onConfirm }: { enrolment: TotpEnrol
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
-    <div role="region" aria-label="Recovery codes" className="mt-3 rounded-md border-2 border-hero-yellow p-3">
+    <section aria-label="Recovery codes" className="mt-3 rounded-md border-2 border-hero-yellow p-3">
       <p className="text-sm font-semibold text-hero-yellow">Recovery codes: each signs in once. Save them now: they are not shown again.</p>
       <ol className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm text-ink">
         {codes.map((code) => (
@@ -189,7 +189,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       <button type="button" className="btn btn-ghost mt-2 w-full text-xs" onClick={onDone}>
         I HAVE SAVED THEM
       </button>
-    </div>
+    </section>
   );
 }
 

@@ -78,6 +78,7 @@ export function SecondStepForm({ methods, onSignedIn, onRestart }: { methods: Se
               value={code}
               onChange={(e) => setCode(e.target.value)}
               autoComplete="one-time-code"
+              // biome-ignore lint/a11y/noAutofocus: the step's one field, right after the password was accepted; with a passkey the button comes first.
               autoFocus={!methods.includes('passkey')}
               placeholder="123456 or abcde-fghjk"
             />

@@ -14,7 +14,10 @@ export interface DateFormat {
 export function enUsDateFormat(options: Intl.DateTimeFormatOptions): DateFormat {
   let formatter: Intl.DateTimeFormat | undefined;
   return {
-    format: (date) => (formatter ??= new Intl.DateTimeFormat('en-US', options)).format(date),
+    format: (date) => {
+      formatter ??= new Intl.DateTimeFormat('en-US', options);
+      return formatter.format(date);
+    },
   };
 }
 

@@ -97,7 +97,7 @@ export function undoDelete(kind: DeleteKind, id: string): void {
 
 async function sendDelete(key: string, failure: string): Promise<void> {
   const item = pending.get(key);
-  if (!item || item.state !== 'waiting') return;
+  if (item?.state !== 'waiting') return;
   item.state = 'sending';
   try {
     await apiRequest('DELETE', item.url);

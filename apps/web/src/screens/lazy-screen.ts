@@ -10,6 +10,7 @@ import type { OnceLoader, ScreenModule } from './screen-loaders';
  */
 export function lazyScreen(load: OnceLoader<ScreenModule>): ComponentType {
   const Lazy = lazy(load);
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per screen when the routes are declared, never during a render.
   return function Screen() {
     const module = load.loaded();
     return createElement(module ? module.default : Lazy);

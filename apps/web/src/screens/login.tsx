@@ -151,6 +151,7 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
                     value={password}
                     onChange={(e) => onPasswordChange(e.target.value)}
                     autoComplete="current-password"
+                    // biome-ignore lint/a11y/noAutofocus: the sign-in screen's one field; the owner came here to type it.
                     autoFocus
                     required
                     aria-invalid={missing === 'password' ? true : undefined}

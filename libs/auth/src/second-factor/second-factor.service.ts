@@ -50,7 +50,7 @@ export class SecondFactorService {
 
   async confirmTotp(id: string, code: string): Promise<EnrolledFactor> {
     const row = await this.factors.find(id);
-    if (!row || row.kind !== 'totp' || row.confirmedAt) throw new RpcFailure(404, 'No authenticator app is waiting for its first code. Start again.');
+    if (row?.kind !== 'totp' || row.confirmedAt) throw new RpcFailure(404, 'No authenticator app is waiting for its first code. Start again.');
     const step = totpStepOf(row.totpSecret!, code);
     if (step === undefined) throw new RpcFailure(400, 'code: is not the code the authenticator app shows now');
     return this.enrolled(() => this.factors.confirm(id, step));

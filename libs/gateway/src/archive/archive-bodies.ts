@@ -17,7 +17,7 @@ export class ArchiveBodies implements OnModuleInit {
 
   onModuleInit() {
     const http = this.adapterHost.httpAdapter;
-    if (!http || http.getType() !== 'fastify') return;
+    if (http?.getType() !== 'fastify') return;
     const fastify = http.getInstance<FastifyInstance>();
     for (const type of ARCHIVE_CONTENT_TYPES) {
       if (fastify.hasContentTypeParser(type)) continue;

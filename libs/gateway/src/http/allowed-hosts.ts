@@ -41,7 +41,10 @@ function entryOf(allowed: string): HostEntry {
 const parsed = new WeakMap<readonly string[], HostEntry[]>();
 function entriesOf(allowed: readonly string[]): HostEntry[] {
   let entries = parsed.get(allowed);
-  if (!entries) parsed.set(allowed, (entries = allowed.map(entryOf)));
+  if (!entries) {
+    entries = allowed.map(entryOf);
+    parsed.set(allowed, entries);
+  }
   return entries;
 }
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { MAX_JSON_DEPTH, NESTED_TOO_DEEP, depthBoundedJsonParser, nestsDeeperThan } from './json-depth.js';
 
 const deepArray = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
-const deepObject = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+const deepObject = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
 
 describe('nestsDeeperThan', () => {
   it('counts arrays and objects alike, up to the limit and one past it', () => {

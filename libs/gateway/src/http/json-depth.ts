@@ -52,7 +52,7 @@ export function depthBoundedJsonParser(fastify: FastifyInstance) {
   // secure-json-parse takes the bytes as they are (a Buffer, as Nest's body parsers read them).
   const parse = fastify.getDefaultJsonParser('error', 'error') as unknown as (request: FastifyRequest, body: Buffer, done: ParserDone) => void;
   return (request: FastifyRequest, body: Buffer, done: ParserDone): void => {
-    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(new BadRequestException(NESTED_TOO_DEEP), undefined);
-    parse(request, body, done);
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) done(new BadRequestException(NESTED_TOO_DEEP), undefined);
+    else parse(request, body, done);
   };
 }

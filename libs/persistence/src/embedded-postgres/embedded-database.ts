@@ -61,7 +61,8 @@ export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Pr
     server.catch(() => {
       if (running.get(dataDir) === created) running.delete(dataDir);
     });
-    running.set(dataDir, (entry = created));
+    running.set(dataDir, created);
+    entry = created;
   }
   const held = entry;
   held.holds++;

@@ -27,13 +27,17 @@ let detected: RunAs | undefined;
 
 /** Tried, not guessed: the first way that actually runs a program here. Once per process. */
 export function detectRunAs(): RunAs {
-  if (detected) return detected;
-  if (process.getuid?.() !== 0) return (detected = 'self');
+  detected ??= firstWorkingRunAs();
+  return detected;
+}
+
+function firstWorkingRunAs(): RunAs {
+  if (process.getuid?.() !== 0) return 'self';
   if (process.platform !== 'linux') {
     throw new Error('PostgreSQL refuses to run as root, and this system has no `unshare`/`setpriv` to drop it: start the vault as a normal user.');
   }
-  if (runs('unshare', [...userNamespace, 'true'])) return (detected = 'unshare');
-  if (runs('setpriv', [...ids, 'true'])) return (detected = 'setpriv');
+  if (runs('unshare', [...userNamespace, 'true'])) return 'unshare';
+  if (runs('setpriv', [...ids, 'true'])) return 'setpriv';
   throw new Error(
     'PostgreSQL refuses to run as root, and neither `unshare --user` nor `setpriv` (util-linux) works here: ' +
       'install util-linux, or start the vault as a normal user.',

@@ -2,7 +2,7 @@ import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type O
 import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { EventContract } from '@vault/contracts';
 import { NO_OBSERVABILITY, OBSERVABILITY, type Observability, type ReadinessCheck } from '@vault/platform';
-import { EventBus, type EventSubscription } from './event-bus.js';
+import { EventBus, type EventHandler, type EventSubscription } from './event-bus.js';
 import { InProcessEventBus } from './in-process.event-bus.js';
 import { ON_EVENT } from './on-event.decorator.js';
 
@@ -39,7 +39,7 @@ class EventSubscriber implements OnApplicationBootstrap, OnApplicationShutdown {
       for (const method of this.scanner.getAllMethodNames(prototype)) {
         const contract = Reflect.getMetadata(ON_EVENT, prototype[method]) as EventContract | undefined;
         if (!contract) continue;
-        const handler = (prototype[method] as Function).bind(instance);
+        const handler = (prototype[method] as EventHandler).bind(instance);
         subscriptions.push({ contract, handler, name: `${prototype.constructor.name}.${method}` });
       }
     }

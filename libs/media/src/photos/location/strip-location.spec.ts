@@ -64,7 +64,7 @@ describe('removing the location from an EXIF block', () => {
     tiff.writeUInt16BE(5, 54);
     tiff.writeUInt32BE(3, 56);
     tiff.writeUInt32BE(68, 60);
-    [51, 1, 30, 1, 0, 1].forEach((value, i) => tiff.writeUInt32BE(value, 68 + i * 4));
+    for (const [i, value] of [51, 1, 30, 1, 0, 1].entries()) tiff.writeUInt32BE(value, 68 + i * 4);
     return tiff;
   }
 
