@@ -73,12 +73,15 @@ for (const project of projects) {
 
 // The list of services and the workspace agree: each service has its domain lib and its app, and no app is a service the list lacks.
 for (const { name, app } of VAULT_SERVICES) {
-  if (typeOf(byName.get(`@vault/${name}`) ?? { tags: [] }) !== 'type:domain') violations.push(`service ${name}: libs/${name} must be its domain lib (@vault/${name}, type:domain)`);
-  if (typeOf(byName.get(`@vault/${app}`) ?? { tags: [] }) !== 'type:app') violations.push(`service ${name}: apps/${app} must be its process (@vault/${app}, type:app)`);
+  if (typeOf(byName.get(`@vault/${name}`) ?? { tags: [] }) !== 'type:domain')
+    violations.push(`service ${name}: libs/${name} must be its domain lib (@vault/${name}, type:domain)`);
+  if (typeOf(byName.get(`@vault/${app}`) ?? { tags: [] }) !== 'type:app')
+    violations.push(`service ${name}: apps/${app} must be its process (@vault/${app}, type:app)`);
 }
 for (const project of projects) {
   const app = relative(join(root, 'apps'), project.path);
-  if (app.endsWith('-svc') && !VAULT_SERVICES.some((service) => service.app === app)) violations.push(`apps/${app}: a service app missing from VAULT_SERVICES (libs/contracts/src/services.ts)`);
+  if (app.endsWith('-svc') && !VAULT_SERVICES.some((service) => service.app === app))
+    violations.push(`apps/${app}: a service app missing from VAULT_SERVICES (libs/contracts/src/services.ts)`);
 }
 
 for (const v of violations) process.stdout.write(`boundary: ${v}\n`);

@@ -69,7 +69,10 @@ function equal(actual, expected, what) {
 }
 
 const template = (args) => run(helm, ['template', RELEASE, chart, '--namespace', NAMESPACE, ...args]);
-const parse = (manifest) => parseAllDocuments(manifest).map((d) => d.toJS()).filter((o) => o && typeof o === 'object');
+const parse = (manifest) =>
+  parseAllDocuments(manifest)
+    .map((d) => d.toJS())
+    .filter((o) => o && typeof o === 'object');
 const named = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
 const fullname = (component) => `${RELEASE}-${component}`; // the release is named "vault": the chart does not repeat it
 const podSpecOf = (o) => (o.kind === 'CronJob' ? o.spec.jobTemplate.spec.template.spec : o.spec?.template?.spec);
@@ -116,7 +119,10 @@ function checkApps(objects, values) {
     equal(container.envFrom?.[0]?.configMapRef?.name, fullname('config'), `${app} envFrom`);
     equal(envOf(container).PORT, String(port.containerPort), `${app} PORT`);
     const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
-    assert(tmp && deployment.spec.template.spec.volumes.find((v) => v.name === tmp.name)?.emptyDir, `${app}: /tmp must be an emptyDir (the root filesystem is read-only)`);
+    assert(
+      tmp && deployment.spec.template.spec.volumes.find((v) => v.name === tmp.name)?.emptyDir,
+      `${app}: /tmp must be an emptyDir (the root filesystem is read-only)`,
+    );
     const service = named(objects, 'Service', fullname(app));
     assert(service, `no Service ${fullname(app)}`);
     equal(service.spec.selector, deployment.spec.selector.matchLabels, `${app} Service selector`);
@@ -139,7 +145,11 @@ function checkNetworkPolicies(objects, { s3Port }) {
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const deny = named(objects, 'NetworkPolicy', fullname('default-deny'));
   assert(deny, 'no default-deny NetworkPolicy');
-  equal(deny.spec.podSelector.matchLabels, { 'app.kubernetes.io/name': 'vault', 'app.kubernetes.io/instance': RELEASE }, 'default-deny selects every pod of the release');
+  equal(
+    deny.spec.podSelector.matchLabels,
+    { 'app.kubernetes.io/name': 'vault', 'app.kubernetes.io/instance': RELEASE },
+    'default-deny selects every pod of the release',
+  );
   equal([...deny.spec.policyTypes].sort(), ['Egress', 'Ingress'], 'default-deny policyTypes');
   assert(!deny.spec.ingress && !deny.spec.egress, 'default-deny must allow nothing');
 
@@ -163,10 +173,17 @@ function checkNetworkPolicies(objects, { s3Port }) {
       .sort((a, b) => a - b);
   for (const service of SERVICES) {
     const expected = service === 'media' ? [4222, 5432, s3Port] : [4222, 5432];
-    equal(egressPorts(`${service}-svc`), expected.sort((a, b) => a - b), `${service}-svc may reach NATS and its own stores only`);
+    equal(
+      egressPorts(`${service}-svc`),
+      expected.sort((a, b) => a - b),
+      `${service}-svc may reach NATS and its own stores only`,
+    );
   }
   const dns = named(objects, 'NetworkPolicy', fullname('dns'));
-  assert(dns?.spec.egress?.[0]?.ports?.some((p) => p.port === 53 && p.protocol === 'UDP'), 'DNS egress for every pod');
+  assert(
+    dns?.spec.egress?.[0]?.ports?.some((p) => p.port === 53 && p.protocol === 'UDP'),
+    'DNS egress for every pod',
+  );
 }
 
 /**
@@ -186,7 +203,10 @@ function backupEgressStores(objects) {
 /** A worked values file's egress peers per store (networkPolicy.egress.<store>.to), undefined when it names none. */
 const peersOf = (file) =>
   Object.fromEntries(
-    Object.entries(parseAllDocuments(readFileSync(join(chart, file), 'utf8'))[0].toJS().networkPolicy?.egress ?? {}).map(([store, e]) => [store, e.to?.length ? e.to : undefined]),
+    Object.entries(parseAllDocuments(readFileSync(join(chart, file), 'utf8'))[0].toJS().networkPolicy?.egress ?? {}).map(([store, e]) => [
+      store,
+      e.to?.length ? e.to : undefined,
+    ]),
   );
 /** The trial's peers: its own store's pods. */
 const trialPeers = Object.fromEntries(
@@ -207,12 +227,23 @@ function checkEgressRules(objects, { ports, peers = {} }) {
   equal(policies.map((p) => p.metadata.name).sort(), expectedNames, 'the NetworkPolicies with egress rules');
   const dns = named(objects, 'NetworkPolicy', fullname('dns'));
   equal(dns.spec.egress.length, 1, 'dns egress rules');
-  equal(dns.spec.egress[0].ports, [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }], 'dns egress ports');
+  equal(
+    dns.spec.egress[0].ports,
+    [
+      { port: 53, protocol: 'UDP' },
+      { port: 53, protocol: 'TCP' },
+    ],
+    'dns egress ports',
+  );
   for (const [app, stores] of Object.entries(egressStores)) {
     const rules = named(objects, 'NetworkPolicy', fullname(app)).spec.egress;
     equal(rules.length, stores.length, `${app}: egress rules (${stores.join(', ')})`);
     stores.forEach((store, i) => {
-      equal(rules[i].ports, ports[store].map((port) => ({ port, protocol: 'TCP' })), `${app}: egress rule ${i + 1} (${store}) ports`);
+      equal(
+        rules[i].ports,
+        ports[store].map((port) => ({ port, protocol: 'TCP' })),
+        `${app}: egress rule ${i + 1} (${store}) ports`,
+      );
       equal(rules[i].to, peers[store], `${app}: egress rule ${i + 1} (${store}) peers`);
     });
   }
@@ -220,7 +251,9 @@ function checkEgressRules(objects, { ports, peers = {} }) {
 
 /** The port each app serves /metrics on: the gateway's own metrics port, a service's health port. */
 const metricsPortOf = (objects, app, gatewayPort = 9464) =>
-  app === 'gateway' ? gatewayPort : named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].ports.find((p) => p.name === 'http').containerPort;
+  app === 'gateway'
+    ? gatewayPort
+    : named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].ports.find((p) => p.name === 'http').containerPort;
 
 /** Issue 20: every pod annotated for scraping; the scraper reaches each metrics port and nothing else. */
 function checkMetrics(objects, gatewayPort = 9464) {
@@ -228,7 +261,11 @@ function checkMetrics(objects, gatewayPort = 9464) {
     const deployment = named(objects, 'Deployment', fullname(app));
     const port = metricsPortOf(objects, app, gatewayPort);
     const annotations = deployment.spec.template.metadata.annotations;
-    equal([annotations['prometheus.io/scrape'], annotations['prometheus.io/port'], annotations['prometheus.io/path']], ['true', String(port), '/metrics'], `${app} scrape annotations`);
+    equal(
+      [annotations['prometheus.io/scrape'], annotations['prometheus.io/port'], annotations['prometheus.io/path']],
+      ['true', String(port), '/metrics'],
+      `${app} scrape annotations`,
+    );
     const policy = named(objects, 'NetworkPolicy', fullname(`${app}-metrics`));
     assert(policy, `no NetworkPolicy ${fullname(`${app}-metrics`)}`);
     equal(policy.spec.podSelector.matchLabels, deployment.spec.selector.matchLabels, `${app} metrics policy selects its pods`);
@@ -244,8 +281,13 @@ function checkMetrics(objects, gatewayPort = 9464) {
   equal(gateway.ports.find((p) => p.name === 'metrics')?.containerPort, gatewayPort, 'gateway metrics containerPort');
   equal([envOf(gateway).METRICS_PORT, envOf(gateway).METRICS_HOST], [String(gatewayPort), '0.0.0.0'], 'gateway METRICS_PORT, METRICS_HOST');
   // The public Service (and so the Ingress, a NodePort, a LoadBalancer) carries no metrics port.
-  equal(named(objects, 'Service', fullname('gateway')).spec.ports.map((p) => p.targetPort), ['http'], 'the gateway Service targets its public port only');
-  for (const app of APPS) equal(envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).VAULT_METRICS, undefined, `${app} VAULT_METRICS`);
+  equal(
+    named(objects, 'Service', fullname('gateway')).spec.ports.map((p) => p.targetPort),
+    ['http'],
+    'the gateway Service targets its public port only',
+  );
+  for (const app of APPS)
+    equal(envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).VAULT_METRICS, undefined, `${app} VAULT_METRICS`);
 }
 
 function checkMigrationHook(objects, { databaseKeys }) {
@@ -261,11 +303,18 @@ function checkMigrationHook(objects, { databaseKeys }) {
     equal(job.spec.ttlSecondsAfterFinished, 3600, `${service}: ttlSecondsAfterFinished`);
     const [container] = job.spec.template.spec.containers;
     equal(container.command, ['node', 'dist/main.js', 'migrate'], `${service} migrate command`);
-    assert(container.image.endsWith(`/vault-${service}-svc:${container.image.split(':').pop()}`), `${service}: runs its own service's image (${container.image})`);
+    assert(
+      container.image.endsWith(`/vault-${service}-svc:${container.image.split(':').pop()}`),
+      `${service}: runs its own service's image (${container.image})`,
+    );
     assert(!container.envFrom, `${service}: a pre-install hook cannot read the release's ConfigMap (it does not exist yet)`);
     equal(envOf(container).DATABASE_URL?.secretKeyRef?.key, databaseKeys[service], `${service} migration DATABASE_URL key`);
     const deployment = named(objects, 'Deployment', fullname(`${service}-svc`));
-    equal(envOf(container).DATABASE_URL, envOf(deployment.spec.template.spec.containers[0]).DATABASE_URL, `${service}: the job migrates the database the service uses`);
+    equal(
+      envOf(container).DATABASE_URL,
+      envOf(deployment.spec.template.spec.containers[0]).DATABASE_URL,
+      `${service}: the job migrates the database the service uses`,
+    );
   }
   equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_SKIP_MIGRATIONS, 'true', 'services skip the migrations the job applied');
 }
@@ -313,14 +362,25 @@ const cases = [
         equal(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: fullname('gateway') }, 'HPA target');
         equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, undefined, 'an autoscaled gateway leaves replicas to the HPA');
       });
-      check('production: a stopping gateway pod keeps serving for preStopSeconds (endpoints removed first), within its grace period; the services have no such wait', () => {
-        const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
-        equal(gateway.containers[0].lifecycle?.preStop, { exec: { command: ['sleep', '5'] } }, 'gateway preStop');
-        assert(gateway.terminationGracePeriodSeconds >= 5 + 15, `terminationGracePeriodSeconds ${gateway.terminationGracePeriodSeconds} leaves too little after the preStop wait`);
-        for (const app of APPS.filter((a) => a !== 'gateway')) equal(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].lifecycle, undefined, `${app} lifecycle`);
-        // One replica per service here: a budget would block every drain.
-        equal(objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name), [fullname('gateway')], 'budgets with one replica per service');
-      });
+      check(
+        'production: a stopping gateway pod keeps serving for preStopSeconds (endpoints removed first), within its grace period; the services have no such wait',
+        () => {
+          const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
+          equal(gateway.containers[0].lifecycle?.preStop, { exec: { command: ['sleep', '5'] } }, 'gateway preStop');
+          assert(
+            gateway.terminationGracePeriodSeconds >= 5 + 15,
+            `terminationGracePeriodSeconds ${gateway.terminationGracePeriodSeconds} leaves too little after the preStop wait`,
+          );
+          for (const app of APPS.filter((a) => a !== 'gateway'))
+            equal(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].lifecycle, undefined, `${app} lifecycle`);
+          // One replica per service here: a budget would block every drain.
+          equal(
+            objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name),
+            [fullname('gateway')],
+            'budgets with one replica per service',
+          );
+        },
+      );
       check('production: the gateway answers the ingress host only (VAULT_ALLOWED_HOSTS; 421 to any other Host)', () => {
         equal(named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS, 'vault.acme.example', 'VAULT_ALLOWED_HOSTS');
       });
@@ -339,7 +399,11 @@ const cases = [
         const decoded = (key) => Buffer.from(secret.data[key] ?? '', 'base64').toString();
         assert(!('DATABASE_URL' in secret.data), 'the trial Secret holds no superuser DATABASE_URL');
         const roles = JSON.parse(decoded('VAULT_SERVICE_ROLES'));
-        equal(roles.map((r) => [r.schema, r.role]), SERVICES.map((s) => [s, `vault_${s}`]), 'VAULT_SERVICE_ROLES');
+        equal(
+          roles.map((r) => [r.schema, r.role]),
+          SERVICES.map((s) => [s, `vault_${s}`]),
+          'VAULT_SERVICE_ROLES',
+        );
         for (const s of SERVICES) {
           const url = new URL(decoded(`${s.toUpperCase()}_DATABASE_URL`));
           equal([url.username, url.host, url.pathname], [`vault_${s}`, `${fullname('postgres')}:5432`, '/vault'], `${s} URL`);
@@ -351,7 +415,10 @@ const cases = [
         assert(provisioner, 'no service-roles container in the PostgreSQL pod');
         equal(Object.keys(envOf(provisioner)).sort(), ['PGPASSWORD', 'VAULT_SERVICE_ROLES'], 'service-roles env');
         assert(provisioner.readinessProbe, 'the PostgreSQL pod is ready only once the roles are made');
-        assert(named(objects, 'ConfigMap', fullname('postgres-roles'))?.data['provision-service-roles.sql']?.includes('NOSUPERUSER NOCREATEDB NOCREATEROLE'), 'the roles SQL');
+        assert(
+          named(objects, 'ConfigMap', fullname('postgres-roles'))?.data['provision-service-roles.sql']?.includes('NOSUPERUSER NOCREATEDB NOCREATEROLE'),
+          'the roles SQL',
+        );
       });
       check('trial: PostgreSQL, NATS, Redis and MinIO as StatefulSets, secrets generated, services migrate at start', () => {
         for (const store of ['postgres', 'nats', 'redis', 'minio']) assert(named(objects, 'StatefulSet', fullname(store)), `no StatefulSet ${fullname(store)}`);
@@ -391,7 +458,10 @@ for (const c of cases) {
   check(`${c.file}: every object valid against the Kubernetes API types`, () => {
     const summary = validate(result.stdout, c.file);
     process.stdout.write(`        ${summary}\n`);
-    assert(summary.startsWith(`validated ${objects.length} objects`), `the validator saw other objects than the chart rendered (${objects.length}): ${summary}`);
+    assert(
+      summary.startsWith(`validated ${objects.length} objects`),
+      `the validator saw other objects than the chart rendered (${objects.length}): ${summary}`,
+    );
   });
   const tag = readFileSync(join(chart, 'Chart.yaml'), 'utf8').match(/^appVersion: "?([^"\n]+)"?/m)[1];
   check(`${c.file}: a Deployment and Service per app, with probes, the config and only the secrets it needs`, () =>
@@ -416,32 +486,63 @@ const variants = [
       equal(budgets.map((o) => o.metadata.name).sort(), [fullname('auth-svc'), fullname('gateway'), fullname('journal-svc')], 'budgets');
       for (const app of ['auth-svc', 'journal-svc']) {
         const budget = named(objects, 'PodDisruptionBudget', fullname(app));
-        equal(budget.spec, { maxUnavailable: 1, selector: { matchLabels: named(objects, 'Deployment', fullname(app)).spec.selector.matchLabels } }, `${app} budget`);
+        equal(
+          budget.spec,
+          { maxUnavailable: 1, selector: { matchLabels: named(objects, 'Deployment', fullname(app)).spec.selector.matchLabels } },
+          `${app} budget`,
+        );
       }
-      equal(named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].lifecycle.preStop.exec.command, ['sleep', '0'], 'gateway preStop');
+      equal(
+        named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].lifecycle.preStop.exec.command,
+        ['sleep', '0'],
+        'gateway preStop',
+      );
     },
   },
   {
     name: 'production without policies, Ingress, HPA or budget',
-    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'networkPolicy.enabled=false,ingress.enabled=false,ingress.tls.enabled=false,gateway.autoscaling.enabled=false,gateway.podDisruptionBudget.enabled=false'],
+    args: [
+      '-f',
+      'deploy/helm/values-production.yaml',
+      '--set',
+      'networkPolicy.enabled=false,ingress.enabled=false,ingress.tls.enabled=false,gateway.autoscaling.enabled=false,gateway.podDisruptionBudget.enabled=false',
+    ],
     expect: (objects) => {
-      for (const kind of ['NetworkPolicy', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']) assert(!objects.some((o) => o.kind === kind), `${kind} rendered`);
+      for (const kind of ['NetworkPolicy', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget'])
+        assert(!objects.some((o) => o.kind === kind), `${kind} rendered`);
       equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, 2, 'gateway replicas');
     },
   },
   {
     name: 'NATS URL from a Secret, extra environment, the web app elsewhere',
-    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'secrets.natsUrl.key=NATS_URL,gateway.webDist=/app/web', '--set-json', 'services.audit.extraEnv=[{"name":"NODE_OPTIONS","value":"--max-old-space-size=192"}]'],
+    args: [
+      '-f',
+      'deploy/helm/values-production.yaml',
+      '--set',
+      'secrets.natsUrl.key=NATS_URL,gateway.webDist=/app/web',
+      '--set-json',
+      'services.audit.extraEnv=[{"name":"NODE_OPTIONS","value":"--max-old-space-size=192"}]',
+    ],
     expect: (objects) => {
       assert(!('NATS_URL' in named(objects, 'ConfigMap', fullname('config')).data), 'NATS_URL still in the ConfigMap');
-      for (const app of APPS) equal(envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).NATS_URL, { secretKeyRef: { name: 'vault-secrets', key: 'NATS_URL' } }, `${app} NATS_URL`);
+      for (const app of APPS)
+        equal(
+          envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).NATS_URL,
+          { secretKeyRef: { name: 'vault-secrets', key: 'NATS_URL' } },
+          `${app} NATS_URL`,
+        );
       equal(envOf(named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0]).VAULT_WEB_DIST, '/app/web', 'VAULT_WEB_DIST');
       equal(envOf(named(objects, 'Deployment', fullname('audit-svc')).spec.template.spec.containers[0]).NODE_OPTIONS, '--max-old-space-size=192', 'extraEnv');
     },
   },
   {
     name: 'host names of the operator beside the ingress host, each once',
-    args: ['-f', 'deploy/helm/values-production.yaml', '--set-json', 'gateway.allowedHosts=["vault.internal.example:8443","*.vault.acme.example","vault.acme.example"]'],
+    args: [
+      '-f',
+      'deploy/helm/values-production.yaml',
+      '--set-json',
+      'gateway.allowedHosts=["vault.internal.example:8443","*.vault.acme.example","vault.acme.example"]',
+    ],
     expect: (objects) => {
       equal(
         named(objects, 'ConfigMap', fullname('config')).data.VAULT_ALLOWED_HOSTS,
@@ -488,9 +589,14 @@ const portVariants = [
   {
     name: 'odd ports everywhere: nats://nats.example:4723, http://minio.example:9000, PostgreSQL 6543, Redis 6390',
     args: [
-      '-f', 'deploy/helm/values-production.yaml',
-      '--set', 'nats.url=nats://nats.example:4723,s3.endpoint=http://minio.example:9000',
-      '--set-json', 'networkPolicy.egress.postgres.ports=[6543]', '--set-json', 'networkPolicy.egress.redis.ports=[6390]',
+      '-f',
+      'deploy/helm/values-production.yaml',
+      '--set',
+      'nats.url=nats://nats.example:4723,s3.endpoint=http://minio.example:9000',
+      '--set-json',
+      'networkPolicy.egress.postgres.ports=[6543]',
+      '--set-json',
+      'networkPolicy.egress.redis.ports=[6390]',
     ],
     config: { NATS_URL: 'nats://nats.example:4723', S3_ENDPOINT: 'http://minio.example:9000' },
     egress: { ports: { nats: [4723], postgres: [6543], redis: [6390], s3: [9000] }, peers: productionPeers },
@@ -498,9 +604,14 @@ const portVariants = [
   {
     name: 'URLs without a port: tls://nats.example is 4222, https://s3.example 443 (whatever ports the values list)',
     args: [
-      '-f', 'deploy/helm/values-production.yaml',
-      '--set', 'nats.url=tls://nats.example,s3.endpoint=https://s3.example',
-      '--set-json', 'networkPolicy.egress.nats.ports=[4999]', '--set-json', 'networkPolicy.egress.s3.ports=[8443]',
+      '-f',
+      'deploy/helm/values-production.yaml',
+      '--set',
+      'nats.url=tls://nats.example,s3.endpoint=https://s3.example',
+      '--set-json',
+      'networkPolicy.egress.nats.ports=[4999]',
+      '--set-json',
+      'networkPolicy.egress.s3.ports=[8443]',
     ],
     config: { NATS_URL: 'tls://nats.example', S3_ENDPOINT: 'https://s3.example' },
     egress: { ports: { nats: [4222], postgres: [5432], redis: [6380], s3: [443] }, peers: productionPeers },
@@ -519,7 +630,14 @@ const portVariants = [
   },
   {
     name: 'NATS URL from a Secret (unreadable by the chart): networkPolicy.egress.nats.ports, not the port of nats.url',
-    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'secrets.natsUrl.key=NATS_URL,nats.url=nats://nats.example:4723', '--set-json', 'networkPolicy.egress.nats.ports=[4333]'],
+    args: [
+      '-f',
+      'deploy/helm/values-production.yaml',
+      '--set',
+      'secrets.natsUrl.key=NATS_URL,nats.url=nats://nats.example:4723',
+      '--set-json',
+      'networkPolicy.egress.nats.ports=[4333]',
+    ],
     config: { NATS_URL: undefined, S3_ENDPOINT: 'https://s3.eu-central-1.amazonaws.com' },
     egress: { ports: { nats: [4333], postgres: [5432], redis: [6380], s3: [443] }, peers: productionPeers },
   },
@@ -548,7 +666,12 @@ process.stdout.write('\nmetrics\n');
 // What the code exports, from the built registry (npm test builds first).
 const exported = await exportedSeries(root);
 {
-  const result = template(['-f', 'deploy/helm/values-production.yaml', '--set', 'metrics.serviceMonitor.enabled=true,metrics.prometheusRule.enabled=true,metrics.gatewayPort=9100']);
+  const result = template([
+    '-f',
+    'deploy/helm/values-production.yaml',
+    '--set',
+    'metrics.serviceMonitor.enabled=true,metrics.prometheusRule.enabled=true,metrics.gatewayPort=9100',
+  ]);
   check('metrics.serviceMonitor and metrics.prometheusRule: helm template', () => assert(result.status === 0, result.stderr));
   const objects = result.status === 0 ? parse(result.stdout) : [];
   check('with the ServiceMonitor: every object of the Kubernetes API valid, the scrape port moved with metrics.gatewayPort', () => {
@@ -560,7 +683,9 @@ const exported = await exportedSeries(root);
     const monitor = objects.find((o) => o.kind === 'ServiceMonitor');
     assert(monitor, 'no ServiceMonitor');
     equal(monitor.spec.endpoints, [{ port: 'metrics', path: '/metrics', interval: '30s' }], 'endpoints');
-    const selected = objects.filter((o) => o.kind === 'Service' && Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => o.metadata.labels?.[k] === v));
+    const selected = objects.filter(
+      (o) => o.kind === 'Service' && Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => o.metadata.labels?.[k] === v),
+    );
     equal(selected.map((o) => o.metadata.name).sort(), APPS.map((app) => fullname(`${app}-metrics`)).sort(), 'Services the ServiceMonitor selects');
     for (const app of APPS) {
       const service = named(objects, 'Service', fullname(`${app}-metrics`));
@@ -574,17 +699,31 @@ const exported = await exportedSeries(root);
     const rule = objects.find((o) => o.kind === 'PrometheusRule');
     assert(rule, 'no PrometheusRule');
     const rules = alertRules(rule);
-    equal(rules.map((r) => r.name), ['VaultServiceNotReady', 'VaultRpcErrors', 'VaultEventRedeliveries', 'VaultBrokerDisconnected', 'VaultGatewayErrors'], 'alerts');
+    equal(
+      rules.map((r) => r.name),
+      ['VaultServiceNotReady', 'VaultRpcErrors', 'VaultEventRedeliveries', 'VaultBrokerDisconnected', 'VaultGatewayErrors'],
+      'alerts',
+    );
     for (const r of rules) {
       equal(promqlProblems(r.expr, exported), [], `${r.name} expression`);
-      assert(/^\d+[smh]$/.test(r.rule.for ?? '') && ['warning', 'critical'].includes(r.rule.labels?.severity) && r.rule.annotations?.summary, `${r.name}: a for, a severity and a summary`);
+      assert(
+        /^\d+[smh]$/.test(r.rule.for ?? '') && ['warning', 'critical'].includes(r.rule.labels?.severity) && r.rule.annotations?.summary,
+        `${r.name}: a for, a severity and a summary`,
+      );
     }
   });
 }
 check('the PromQL check refuses a syntax error and a metric the vault does not export (the check works)', () => {
-  assert(promqlProblems('sum(rate(vault_nats_reconnects_total[5m])', exported).some((p) => p.startsWith('syntax error')), 'a missing parenthesis passed');
+  assert(
+    promqlProblems('sum(rate(vault_nats_reconnects_total[5m])', exported).some((p) => p.startsWith('syntax error')),
+    'a missing parenthesis passed',
+  );
   equal(promqlProblems('rate(vault_http_requests_total[5m])', exported), ['vault_http_requests_total is not a metric the vault exports'], 'an unknown metric');
-  equal(promqlProblems('histogram_quantile(0.95, sum by (le) (rate(vault_rpc_server_duration_seconds_bucket[$__rate_interval])))', exported), [], 'a valid expression');
+  equal(
+    promqlProblems('histogram_quantile(0.95, sum by (le) (rate(vault_rpc_server_duration_seconds_bucket[$__rate_interval])))', exported),
+    [],
+    'a valid expression',
+  );
 });
 check('deploy/grafana/vault-dashboard.json: JSON, panels with targets, each expression valid PromQL on exported metrics', () =>
   equal(dashboardProblems(join(root, 'deploy/grafana/vault-dashboard.json'), exported), [], 'dashboard problems'),
@@ -592,7 +731,11 @@ check('deploy/grafana/vault-dashboard.json: JSON, panels with targets, each expr
 check('the dashboard shows every vault_ family the code exports', () => {
   const dashboard = readFileSync(join(root, 'deploy/grafana/vault-dashboard.json'), 'utf8');
   const families = [...new Set([...exported].filter((n) => n.startsWith('vault_')).map((n) => n.replace(/_(bucket|sum|count)$/, '')))];
-  equal(families.filter((family) => !dashboard.includes(family)), [], 'families missing from the dashboard');
+  equal(
+    families.filter((family) => !dashboard.includes(family)),
+    [],
+    'families missing from the dashboard',
+  );
 });
 check('metrics.enabled=false: VAULT_METRICS=false in every app, no annotations, no metrics port or policy', () => {
   const result = template(['-f', 'deploy/helm/values-production.yaml', '--set', 'metrics.enabled=false']);
@@ -604,7 +747,11 @@ check('metrics.enabled=false: VAULT_METRICS=false in every app, no annotations, 
     equal(deployment.spec.template.metadata.annotations['prometheus.io/scrape'], undefined, `${app} scrape annotation`);
     assert(!named(objects, 'NetworkPolicy', fullname(`${app}-metrics`)), `${app}: a metrics NetworkPolicy`);
   }
-  equal(named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].ports.map((p) => p.name), ['http'], 'gateway ports');
+  equal(
+    named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].ports.map((p) => p.name),
+    ['http'],
+    'gateway ports',
+  );
 });
 
 // ---------------------------------------------------------------- values the chart refuses
@@ -647,9 +794,21 @@ const refused = [
     args: ['-f', 'deploy/helm/values-production.yaml', '--set', 's3.endpoint=http://minio.example:0'],
     message: 's3.endpoint: port 0 of http://minio.example:0 is not a TCP port',
   },
-  { name: 'a misspelled value (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.replicaz=3'], message: "additional properties 'replicaz' not allowed" },
-  { name: 'a value out of range (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'config.sessionTtlSeconds=0'], message: '/config/sessionTtlSeconds' },
-  { name: 'a service without limits (schema)', args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'services.journal.resources.limits=null'], message: "missing property 'limits'" },
+  {
+    name: 'a misspelled value (schema)',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'gateway.replicaz=3'],
+    message: "additional properties 'replicaz' not allowed",
+  },
+  {
+    name: 'a value out of range (schema)',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'config.sessionTtlSeconds=0'],
+    message: '/config/sessionTtlSeconds',
+  },
+  {
+    name: 'a service without limits (schema)',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'services.journal.resources.limits=null'],
+    message: "missing property 'limits'",
+  },
   ...BACKUP_REFUSALS,
 ];
 for (const r of refused) {
@@ -661,7 +820,8 @@ for (const r of refused) {
 }
 check('the checks name every problem at once', () => {
   const result = template(['--set', 'trial.enabled=false']);
-  for (const field of ['image.registry', 'secrets.existingSecret', 'nats.url', 's3.endpoint']) assert(result.stderr.includes(`- ${field}:`), `${field} not named in:\n${result.stderr}`);
+  for (const field of ['image.registry', 'secrets.existingSecret', 'nats.url', 's3.endpoint'])
+    assert(result.stderr.includes(`- ${field}:`), `${field} not named in:\n${result.stderr}`);
 });
 
 // ---------------------------------------------------------------- scheduled backups
@@ -688,7 +848,13 @@ function notes(args) {
 }
 check('NOTES (trial): how to reach the vault and read and set the owner password', () => {
   const text = notes(['-f', 'deploy/helm/values-trial.yaml']);
-  for (const expected of [`port-forward svc/${fullname('gateway')} 8080:80`, `port-forward svc/${fullname('minio')} 9000:9000`, `get secret ${fullname('trial')}`, 'VAULT_OWNER_PASSWORD', `rollout restart deployment/${fullname('auth-svc')}`])
+  for (const expected of [
+    `port-forward svc/${fullname('gateway')} 8080:80`,
+    `port-forward svc/${fullname('minio')} 9000:9000`,
+    `get secret ${fullname('trial')}`,
+    'VAULT_OWNER_PASSWORD',
+    `rollout restart deployment/${fullname('auth-svc')}`,
+  ])
     assert(text.includes(expected), `missing "${expected}" in:\n${text}`);
 });
 check('NOTES (production): the URL and how to set the owner password hash', () => {
@@ -706,7 +872,11 @@ const nodeMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).e
 /** The instructions of a Dockerfile (continuation lines joined, comments dropped), split into its stages. */
 function dockerfileStages(app) {
   const text = readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8');
-  const lines = text.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const stages = [{ from: null, lines: [] }];
   for (const line of lines) {
     if (/^FROM\s/i.test(line)) stages.push({ from: line, lines: [] });
@@ -715,35 +885,65 @@ function dockerfileStages(app) {
   return { preamble: stages[0].lines, stages: stages.slice(1) };
 }
 for (const app of APPS) {
-  check(`apps/${app}/Dockerfile: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`, () => {
-    assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
-    const { preamble, stages } = dockerfileStages(app);
-    equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE_IMAGE}, read as text.
-    equal(stages.map((s) => s.from), ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', 'FROM deps'], 'the stages: build, the shared layer, this app');
-    equal(stages[1].lines, ['COPY --from=build /rootfs/deps/ /'], 'the shared layer holds the staged dependencies only');
-    const last = stages.at(-1);
-    assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), 'a HEALTHCHECK (health is the app\'s own endpoint, probed by the orchestrator)');
-    const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
-    equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
-    equal(instruction('WORKDIR'), ['/app'], 'WORKDIR (the migration Job runs `node dist/main.js migrate` there)');
-    equal(instruction('CMD'), ['["node", "dist/main.js"]'], 'CMD');
-    assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
-    equal(last.lines.filter((l) => /^COPY\s/i.test(l)), [`COPY --from=build /rootfs/${app}/ /`], 'the last stage copies this app\'s files (scripts/containers/stage-app.mjs)');
-    const port = app === 'gateway' ? chartValues.gateway.port : chartValues.services[app.replace(/-svc$/, '')].port;
-    equal(instruction('EXPOSE'), [String(port)], 'EXPOSE (the chart\'s port)');
-    assert(instruction('ENV').some((e) => e.includes(`PORT=${port}`) && e.includes('VAULT_MODE=distributed') && e.includes('HOST=0.0.0.0')), 'ENV PORT, VAULT_MODE=distributed, HOST=0.0.0.0');
-    const staged = stages[0].lines.join(' ').match(/stage-app\.mjs \/rootfs ([^&]+)/)?.[1].trim().split(/\s+/) ?? [];
-    equal(staged.map((spec) => spec.split('+')[0]), APPS, 'the apps the build stage lays out');
-    equal(staged.find((spec) => spec.startsWith('gateway')), 'gateway+apps/web/dist', 'the web app (apps/web/dist) goes with the gateway');
-  });
+  check(
+    `apps/${app}/Dockerfile: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`,
+    () => {
+      assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
+      const { preamble, stages } = dockerfileStages(app);
+      equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE_IMAGE}, read as text.
+      const froms = ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', 'FROM deps'];
+      equal(
+        stages.map((s) => s.from),
+        froms,
+        'the stages: build, the shared layer, this app',
+      );
+      equal(stages[1].lines, ['COPY --from=build /rootfs/deps/ /'], 'the shared layer holds the staged dependencies only');
+      const last = stages.at(-1);
+      assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), "a HEALTHCHECK (health is the app's own endpoint, probed by the orchestrator)");
+      const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
+      equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
+      equal(instruction('WORKDIR'), ['/app'], 'WORKDIR (the migration Job runs `node dist/main.js migrate` there)');
+      equal(instruction('CMD'), ['["node", "dist/main.js"]'], 'CMD');
+      assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
+      equal(
+        last.lines.filter((l) => /^COPY\s/i.test(l)),
+        [`COPY --from=build /rootfs/${app}/ /`],
+        "the last stage copies this app's files (scripts/containers/stage-app.mjs)",
+      );
+      const port = app === 'gateway' ? chartValues.gateway.port : chartValues.services[app.replace(/-svc$/, '')].port;
+      equal(instruction('EXPOSE'), [String(port)], "EXPOSE (the chart's port)");
+      assert(
+        instruction('ENV').some((e) => e.includes(`PORT=${port}`) && e.includes('VAULT_MODE=distributed') && e.includes('HOST=0.0.0.0')),
+        'ENV PORT, VAULT_MODE=distributed, HOST=0.0.0.0',
+      );
+      const staged =
+        stages[0].lines
+          .join(' ')
+          .match(/stage-app\.mjs \/rootfs ([^&]+)/)?.[1]
+          .trim()
+          .split(/\s+/) ?? [];
+      equal(
+        staged.map((spec) => spec.split('+')[0]),
+        APPS,
+        'the apps the build stage lays out',
+      );
+      equal(
+        staged.find((spec) => spec.startsWith('gateway')),
+        'gateway+apps/web/dist',
+        'the web app (apps/web/dist) goes with the gateway',
+      );
+    },
+  );
 }
 check('apps/*/Dockerfile: the same build and shared-layer stages in all six (one workspace build, one dependency layer)', () => {
   const shared = (app) => JSON.stringify(dockerfileStages(app).stages.slice(0, 2));
   for (const app of APPS) equal(shared(app), shared(APPS[0]), `${app}'s build and deps stages`);
 });
 check('.dockerignore: no node_modules, builds or local data in the build context', () => {
-  const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
   for (const pattern of ['.git', '**/node_modules', '**/dist', 'data', '.env']) assert(ignored.includes(pattern), `${pattern} not ignored`);
 });
 
@@ -751,7 +951,9 @@ check('.dockerignore: no node_modules, builds or local data in the build context
 
 process.stdout.write('\nvalidate-manifests\n');
 const fixtures = join(root, 'tools/validate-manifests/testdata');
-for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).sort()) {
+for (const file of readdirSync(fixtures)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()) {
   const text = readFileSync(join(fixtures, file), 'utf8');
   const valid = text.startsWith('# Valid');
   check(`validator: ${file} is ${valid ? 'accepted' : 'refused'}`, () => {

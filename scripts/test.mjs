@@ -101,7 +101,9 @@ for (const tier of tiers) {
 process.stdout.write('\n=== summary ===\n');
 for (const r of results) {
   const verdict = r.problems.length === 0 ? 'ok' : `FAILED (${r.problems.join(', ')})`;
-  process.stdout.write(`${r.tier.padEnd(48)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${String(r.seconds).padStart(4)} s  ${verdict}\n`);
+  process.stdout.write(
+    `${r.tier.padEnd(48)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${String(r.seconds).padStart(4)} s  ${verdict}\n`,
+  );
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -12,10 +12,7 @@ import { E2E_DIR, RESULTS_DIR, RESULTS_JSON } from './support/paths.ts';
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 const CHROMIUM = '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `${CHROMIUM} is missing. The end-to-end tests use Debian's Chromium only (apt-get install chromium); ` +
-      'no browser is downloaded.',
-  );
+  throw new Error(`${CHROMIUM} is missing. The end-to-end tests use Debian's Chromium only (apt-get install chromium); no browser is downloaded.`);
 }
 
 export default defineConfig<Record<never, never>, VaultWorkerOptions>({

@@ -10,8 +10,16 @@ app.get('/journal', async () => (await pool.query('select * from journal.entries
 app.post('/targets', async (request) => (await pool.query('insert into planner.targets (title) values ($1) returning *', [request.body.title])).rows[0]);
 // The journal's first page, and one entry stored (its text as bytes, unencrypted: nothing around the query).
 app.get('/journal/first-50', async () => (await pool.query('select * from journal.entries order by created_at desc, id desc limit 50')).rows);
-app.post('/journal', async (request) =>
-  (await pool.query('insert into journal.entries (id, title_ciphertext, content_ciphertext, created_at, updated_at) values (gen_random_uuid(), convert_to($1, \'UTF8\'), convert_to($2, \'UTF8\'), now(), now()) returning id, created_at', [request.body.title, request.body.content])).rows[0]);
+app.post(
+  '/journal',
+  async (request) =>
+    (
+      await pool.query(
+        "insert into journal.entries (id, title_ciphertext, content_ciphertext, created_at, updated_at) values (gen_random_uuid(), convert_to($1, 'UTF8'), convert_to($2, 'UTF8'), now(), now()) returning id, created_at",
+        [request.body.title, request.body.content],
+      )
+    ).rows[0],
+);
 // A trivial read: the one small row the owner's profile needs.
 app.get('/user', async () => ({ ...(await pool.query('select id, updated_at from auth.owner_credential where id = 1')).rows[0], username: 'owner' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

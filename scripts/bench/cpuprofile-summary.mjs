@@ -21,7 +21,11 @@ const where = (url) => {
   if (pkg) return pkg[1];
   if (url.startsWith('node:')) return 'node (internal)';
   if (url.startsWith('wasm:')) return 'WebAssembly (PGlite)';
-  return url.replace(/^file:\/\/.*?\/(libs|apps)\//, '$1/').split('/').slice(0, 2).join('/');
+  return url
+    .replace(/^file:\/\/.*?\/(libs|apps)\//, '$1/')
+    .split('/')
+    .slice(0, 2)
+    .join('/');
 };
 const byFunction = new Map();
 const byPackage = new Map();
@@ -33,5 +37,11 @@ for (const [id, time] of selfTime) {
   const pkg = where(url) || functionName;
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
 }
-const list = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`);
-process.stdout.write(`${(total / 1e6).toFixed(1)} s sampled\n\nself time by function:\n${list(byFunction, top).join('\n')}\n\nself time by package:\n${list(byPackage, 15).join('\n')}\n`);
+const list = (map, n) =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, time]) => `${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`);
+process.stdout.write(
+  `${(total / 1e6).toFixed(1)} s sampled\n\nself time by function:\n${list(byFunction, top).join('\n')}\n\nself time by package:\n${list(byPackage, 15).join('\n')}\n`,
+);

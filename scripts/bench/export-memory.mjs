@@ -44,15 +44,28 @@ function photo(n) {
   header.writeUInt32BE(SIDE, 4);
   header[8] = 8;
   header[9] = 6;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels, { level: 0 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 async function uploadPhoto(base, cookie, n) {
   const issued = await fetch(`${base}/api/objects/upload`, { method: 'POST', headers: { cookie } });
   const { uploadURL, uploadHeaders } = await issued.json();
-  const put = await fetch(base + uploadURL, { method: 'PUT', body: photo(n), headers: { 'content-type': 'image/png', ...uploadHeaders, cookie, origin: base } });
+  const put = await fetch(base + uploadURL, {
+    method: 'PUT',
+    body: photo(n),
+    headers: { 'content-type': 'image/png', ...uploadHeaders, cookie, origin: base },
+  });
   if (put.status !== 200) throw new Error(`photo upload: ${put.status} ${await put.text()}`);
-  const registered = await fetch(`${base}/api/photos`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ photoURL: uploadURL }) });
+  const registered = await fetch(`${base}/api/photos`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ photoURL: uploadURL }),
+  });
   if (registered.status !== 200) throw new Error(`photo registration: ${registered.status} ${await registered.text()}`);
 }
 
@@ -76,7 +89,11 @@ try {
   let peak = before;
   sampler = setInterval(() => (peak = Math.max(peak, rssOf(vault.child.pid))), 20);
   started = performance.now();
-  const response = await fetch(`${base}/api/settings/export`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ password: BENCH_OWNER.password, ...(PASSPHRASE ? { passphrase: PASSPHRASE } : {}) }) });
+  const response = await fetch(`${base}/api/settings/export`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ password: BENCH_OWNER.password, ...(PASSPHRASE ? { passphrase: PASSPHRASE } : {}) }),
+  });
   if (response.status !== 200) throw new Error(`export: ${response.status} ${await response.text()}`);
   let bytes = 0;
   // Read and dropped as it arrives, as a browser saving to disk does.
@@ -84,7 +101,19 @@ try {
   const exportSeconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const riseMb = (peak - before) / 1024 ** 2;
-  const result = { entries: ENTRIES, photos: PHOTOS, encrypted: Boolean(PASSPHRASE), archiveBytes: bytes, seedSeconds, exportSeconds, rssBeforeMb: before / 1024 ** 2, rssPeakMb: peak / 1024 ** 2, rssRiseMb: riseMb, budgetMb: EXPORT_RSS_BUDGET_MB, met: riseMb < EXPORT_RSS_BUDGET_MB };
+  const result = {
+    entries: ENTRIES,
+    photos: PHOTOS,
+    encrypted: Boolean(PASSPHRASE),
+    archiveBytes: bytes,
+    seedSeconds,
+    exportSeconds,
+    rssBeforeMb: before / 1024 ** 2,
+    rssPeakMb: peak / 1024 ** 2,
+    rssRiseMb: riseMb,
+    budgetMb: EXPORT_RSS_BUDGET_MB,
+    met: riseMb < EXPORT_RSS_BUDGET_MB,
+  };
   process.stderr.write(
     `${PASSPHRASE ? 'encrypted ' : ''}export of ${ENTRIES} entries and ${PHOTOS} photos (${(bytes / 1024 ** 3).toFixed(2)} GiB) in ${exportSeconds.toFixed(1)} s: ` +
       `vault RSS ${result.rssBeforeMb.toFixed(0)} -> peak ${result.rssPeakMb.toFixed(0)} MB, rise ${riseMb.toFixed(1)} MB (budget < ${EXPORT_RSS_BUDGET_MB} MB: ${result.met ? 'met' : 'NOT met'})\n`,

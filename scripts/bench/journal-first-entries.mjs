@@ -19,7 +19,9 @@ try {
   const times = await journalFirstEntries(page, vault.base, `Entry ${ENTRIES - 1}`);
   await browser.close();
   const count = await (await fetch(`${vault.base}/api/journal/count`, { headers: { cookie } })).json();
-  process.stdout.write(`journal screen, ${count.count} entries stored: first entries visible after ${times.median.toFixed(0)} ms (median of 5; min ${times.min.toFixed(0)}, max ${times.max.toFixed(0)})\n`);
+  process.stdout.write(
+    `journal screen, ${count.count} entries stored: first entries visible after ${times.median.toFixed(0)} ms (median of 5; min ${times.min.toFixed(0)}, max ${times.max.toFixed(0)})\n`,
+  );
 } finally {
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });

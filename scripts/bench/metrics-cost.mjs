@@ -69,9 +69,14 @@ async function startStack(name, { gatewayPort, servicePort, metrics }) {
   const base = mode.base;
   const cookie = await login(base);
   await seedTargets(base, cookie, 100);
-  const scrapeUrls = metrics ? [...SERVICE_NAMES.map((_, i) => `http://127.0.0.1:${servicePort + i}/metrics`), `http://127.0.0.1:${gatewayPort + 1000}/metrics`] : [];
+  const scrapeUrls = metrics
+    ? [...SERVICE_NAMES.map((_, i) => `http://127.0.0.1:${servicePort + i}/metrics`), `http://127.0.0.1:${gatewayPort + 1000}/metrics`]
+    : [];
   const scraper = setInterval(() => {
-    for (const url of scrapeUrls) fetch(url).then((r) => r.text()).catch(() => undefined);
+    for (const url of scrapeUrls)
+      fetch(url)
+        .then((r) => r.text())
+        .catch(() => undefined);
   }, 5000);
   return {
     name,
@@ -119,7 +124,12 @@ async function phase(order) {
         }
       }
       const figure = (name, key) => median(rounds[name].map((r) => r[key]));
-      results.push({ offRps: figure('off', 'rps'), onRps: figure('on', 'rps'), offCpu: figure('off', 'cpuMsPerRequest'), onCpu: figure('on', 'cpuMsPerRequest') });
+      results.push({
+        offRps: figure('off', 'rps'),
+        onRps: figure('on', 'rps'),
+        offCpu: figure('off', 'cpuMsPerRequest'),
+        onCpu: figure('on', 'cpuMsPerRequest'),
+      });
     }
     return results;
   } finally {
@@ -179,6 +189,17 @@ const results = CASES.map((load, i) => {
   process.stderr.write(
     `${load.label}: metrics off ${offRps.toFixed(0)} req/s (${offCpu.toFixed(3)} CPU ms/req), on ${onRps.toFixed(0)} req/s (${onCpu.toFixed(3)}); drop ${(drop * 100).toFixed(1)} % (off started first ${(phaseDrops[0] * 100).toFixed(1)} %, on started first ${(phaseDrops[1] * 100).toFixed(1)} %); instrumentation ${(instrumentationShare * 100).toFixed(2)} % of a request's CPU\n`,
   );
-  return { label: load.label, offRps, onRps, drop, phaseDrops, offCpu, onCpu, cpuRise: onCpu / offCpu - 1, instrumentationShare, met: drop < METRICS_DROP_BUDGET };
+  return {
+    label: load.label,
+    offRps,
+    onRps,
+    drop,
+    phaseDrops,
+    offCpu,
+    onCpu,
+    cpuRise: onCpu / offCpu - 1,
+    instrumentationShare,
+    met: drop < METRICS_DROP_BUDGET,
+  };
 });
 process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, seconds: SECONDS, budget: METRICS_DROP_BUDGET, instrumentation: cost, results })}\n`);

@@ -102,7 +102,11 @@ export async function startMode(mode, { samplePeak = false, storedPassword = fal
   const sampler = samplePeak ? samplePeaks(pids, 100) : undefined;
   const readyMs = {};
   try {
-    await Promise.all(mode.readyUrls.map((url, i) => waitReady(url, started, undefined, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started))));
+    await Promise.all(
+      mode.readyUrls.map((url, i) =>
+        waitReady(url, started, undefined, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started)),
+      ),
+    );
   } catch (error) {
     sampler?.stop();
     await stopMode({ mode, children, pids });
@@ -127,7 +131,10 @@ export async function stopMode(running) {
     await sleep(50);
     left = left.filter(alive);
   }
-  if (left.length > 0) process.stderr.write(`bench: processes of a stopped ${running.mode.name} vault still run after 15 s: ${left.map((pid) => `${pid} ${processName(pid)}`).join(', ')}\n`);
+  if (left.length > 0)
+    process.stderr.write(
+      `bench: processes of a stopped ${running.mode.name} vault still run after 15 s: ${left.map((pid) => `${pid} ${processName(pid)}`).join(', ')}\n`,
+    );
 }
 
 /** Running, not gone nor a zombie waiting for its parent. */
@@ -208,7 +215,12 @@ const mb = (n) => n.toFixed(0);
 const pssNote = (total) => (total.pssMb === undefined ? '' : `PSS ${mb(total.pssMb)} MB; `);
 /** `; auth-svc 900, gateway 700 ms` for a mode of several apps, slowest first. */
 const perApp = (readyMs) =>
-  Object.keys(readyMs).length < 2 ? '' : `; ${Object.entries(readyMs).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${mb(ms)}`).join(', ')} ms`;
+  Object.keys(readyMs).length < 2
+    ? ''
+    : `; ${Object.entries(readyMs)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${mb(ms)}`)
+        .join(', ')} ms`;
 const within = (value, budget) => (budget === undefined ? undefined : value < budget);
 
 /**
@@ -217,8 +229,24 @@ const within = (value, budget) => (budget === undefined ? undefined : value < bu
  */
 export function startRows(section, times, { first, restart } = {}) {
   return [
-    { section, metric: 'first run: start to first 200', value: mb(times.first), unit: 'ms', budget: first ? `< ${first}` : '', detail: `empty data; spawn to every process's /health/ready${perApp(times.firstReady)}`, met: within(times.first, first) },
-    { section, metric: 'restart with data: start to first 200', value: mb(times.restart), unit: 'ms', budget: restart ? `< ${restart}` : '', detail: `median of ${times.restarts.length}: ${times.restarts.map(mb).join(', ')}; the stored password hash${perApp(times.restartReady)}`, met: within(times.restart, restart) },
+    {
+      section,
+      metric: 'first run: start to first 200',
+      value: mb(times.first),
+      unit: 'ms',
+      budget: first ? `< ${first}` : '',
+      detail: `empty data; spawn to every process's /health/ready${perApp(times.firstReady)}`,
+      met: within(times.first, first),
+    },
+    {
+      section,
+      metric: 'restart with data: start to first 200',
+      value: mb(times.restart),
+      unit: 'ms',
+      budget: restart ? `< ${restart}` : '',
+      detail: `median of ${times.restarts.length}: ${times.restarts.map(mb).join(', ')}; the stored password hash${perApp(times.restartReady)}`,
+      met: within(times.restart, restart),
+    },
   ];
 }
 
@@ -285,7 +313,12 @@ async function main() {
       await admin.end();
       // The bucket media-svc made (empty: nothing was uploaded).
       const { S3Client, DeleteBucketCommand } = await import('@aws-sdk/client-s3');
-      const s3 = new S3Client({ endpoint: env.S3_ENDPOINT, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } });
+      const s3 = new S3Client({
+        endpoint: env.S3_ENDPOINT,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+      });
       await s3.send(new DeleteBucketCommand({ Bucket: env.S3_BUCKET })).catch(() => undefined);
       s3.destroy();
     };

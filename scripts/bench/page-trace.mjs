@@ -21,7 +21,9 @@ function longTasks(events, base) {
   // The renderer that loaded the page: the one whose main thread parsed its HTML.
   const parse = events.find((e) => e.name === 'ParseHTML' && String(e.args?.beginData?.url ?? '').startsWith(base));
   if (!parse) throw new Error(`no ParseHTML of ${base} in the trace`);
-  const start = Math.min(...events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.name === 'RunTask' && e.ts + e.dur >= parse.ts).map((e) => e.ts));
+  const start = Math.min(
+    ...events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.name === 'RunTask' && e.ts + e.dur >= parse.ts).map((e) => e.ts),
+  );
   const onMain = events.filter((e) => e.ph === 'X' && e.pid === parse.pid && e.tid === parse.tid);
   return onMain
     .filter((e) => e.name === 'RunTask' && e.dur > 8000 && e.ts >= start)
@@ -33,7 +35,10 @@ function longTasks(events, base) {
         const url = e.args?.data?.url ? ` ${e.args.data.url.replace(/.*\//, '')}` : '';
         work.set(`${e.name}${url}`, (work.get(`${e.name}${url}`) ?? 0) + e.dur);
       }
-      const top = [...work].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, dur]) => `${name} ${(dur / 1000).toFixed(0)}`);
+      const top = [...work]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([name, dur]) => `${name} ${(dur / 1000).toFixed(0)}`);
       return `  at ${((task.ts - start) / 1000).toFixed(0).padStart(5)} ms: ${(task.dur / 1000).toFixed(0).padStart(4)} ms  ${top.join(', ')}`;
     });
 }
@@ -43,7 +48,10 @@ const vault = await startEmbedded({ port: 3735, dataDir });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 try {
   const cookie = await vault.login();
-  for (const [name, signedIn] of [['login screen', false], ['dashboard', true]]) {
+  for (const [name, signedIn] of [
+    ['login screen', false],
+    ['dashboard', true],
+  ]) {
     const context = await browser.newContext();
     if (signedIn) {
       const [cookieName, value] = cookie.split('=');

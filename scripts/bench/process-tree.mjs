@@ -74,7 +74,9 @@ export function processMemory(pid) {
 
 /** The memory of every process of the trees of `roots`, now. */
 export function treeMemory(...roots) {
-  return processTree(...roots).map(processMemory).filter(Boolean);
+  return processTree(...roots)
+    .map(processMemory)
+    .filter(Boolean);
 }
 
 /**
@@ -215,9 +217,14 @@ export function ensureStrace() {
   if (!found()) {
     process.stderr.write('strace is missing: installing it with apt-get...\n');
     const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-    const apt = (args) => spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const apt = (args) =>
+      spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
     const installed = apt(['update']).status === 0 && apt(['install', '-y', '--no-install-recommends', 'strace']).status === 0;
-    if (!installed || !found()) throw new Error('strace is needed to count fsyncs and could not be installed (apt-get install strace failed): install it and run the bench again');
+    if (!installed || !found())
+      throw new Error('strace is needed to count fsyncs and could not be installed (apt-get install strace failed): install it and run the bench again');
   }
   const probe = spawnSync('strace', ['-f', '-c', '-e', 'trace=fsync', '-o', '/dev/null', 'true'], { encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`strace cannot trace here (${probe.stderr.trim()}): the fsync counts need ptrace`);

@@ -13,7 +13,19 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { ensureBuilt } from '../lib/build.mjs';
 import { ensureDatabase } from '../lib/database.mjs';
-import { distributedEnv, distributedMode, embeddedMode, fsyncRow, fsyncsPerWrite, idleMemory, memoryRow, peakMemory, startRows, startTimes, stopMode } from './mode-figures.mjs';
+import {
+  distributedEnv,
+  distributedMode,
+  embeddedMode,
+  fsyncRow,
+  fsyncsPerWrite,
+  idleMemory,
+  memoryRow,
+  peakMemory,
+  startRows,
+  startTimes,
+  stopMode,
+} from './mode-figures.mjs';
 import { startPrivateNats } from './private-nats.mjs';
 import { ensureStrace } from './process-tree.mjs';
 import { BENCH_OWNER, login, seedEntries, seedTargets, waitFor } from './vault-process.mjs';
@@ -115,7 +127,8 @@ function bundle(dir) {
 function lighthouse() {
   const run = spawnSync(process.execPath, ['scripts/lighthouse.mjs', '--skip-build'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
   const scores = {};
-  for (const m of (run.stdout ?? '').matchAll(/^(login|dashboard)\s+(\d+)\s+(\d+)$/gm)) scores[m[1]] = { accessibility: Number(m[2]), performance: Number(m[3]) };
+  for (const m of (run.stdout ?? '').matchAll(/^(login|dashboard)\s+(\d+)\s+(\d+)$/gm))
+    scores[m[1]] = { accessibility: Number(m[2]), performance: Number(m[3]) };
   if (!scores.login || !scores.dashboard) throw new Error(`lighthouse printed no scores:\n${run.stdout}\n${run.stderr}`);
   return scores;
 }
@@ -135,14 +148,24 @@ async function scale() {
 
 /** scripts/bench/metrics-cost.mjs in its own process: two distributed stacks, metrics off and on, in alternating rounds. */
 function metricsCost() {
-  const run = spawnSync(process.execPath, ['scripts/bench/metrics-cost.mjs'], { cwd: root, encoding: 'utf8', timeout: 900_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(process.execPath, ['scripts/bench/metrics-cost.mjs'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 900_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (run.status !== 0) throw new Error(`the metrics bench exited with ${run.status}`);
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
 
 /** scripts/bench/export-memory.mjs in its own process: its last line is the JSON figure. */
 function exportMemory() {
-  const run = spawnSync(process.execPath, ['scripts/bench/export-memory.mjs'], { cwd: root, encoding: 'utf8', timeout: 900_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(process.execPath, ['scripts/bench/export-memory.mjs'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 900_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (run.status !== 0) throw new Error(`the export bench exited with ${run.status}`);
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
@@ -150,7 +173,15 @@ function exportMemory() {
 const ratioRow = (label, measured, baseline, budget) => {
   const ratio = measured.rps / baseline.rps;
   const errors = measured.errors ? `; ${measured.errors} errors` : '';
-  row('api', label, measured.rps.toFixed(0), 'req/s', `>= ${budget}x`, `${ratio.toFixed(2)}x; p50 ${measured.p50} ms, p99 ${measured.p99} ms${errors}`, ratio >= budget && !measured.errors);
+  row(
+    'api',
+    label,
+    measured.rps.toFixed(0),
+    'req/s',
+    `>= ${budget}x`,
+    `${ratio.toFixed(2)}x; p50 ${measured.p50} ms, p99 ${measured.p99} ms${errors}`,
+    ratio >= budget && !measured.errors,
+  );
 };
 
 async function main() {
@@ -168,8 +199,24 @@ async function main() {
   row('web', 'login screen CSS (gzip)', web.loginCss.toFixed(1), 'KB');
   row('web', 'dashboard JS (gzip, with login)', web.dashboardJs.toFixed(1), 'KB');
   const scores = lighthouse();
-  row('web', 'Lighthouse performance: login screen', scores.login.performance, '/100', '>= 95', `accessibility ${scores.login.accessibility}`, scores.login.performance >= 95);
-  row('web', 'Lighthouse performance: dashboard', scores.dashboard.performance, '/100', '>= 95', `accessibility ${scores.dashboard.accessibility}`, scores.dashboard.performance >= 95);
+  row(
+    'web',
+    'Lighthouse performance: login screen',
+    scores.login.performance,
+    '/100',
+    '>= 95',
+    `accessibility ${scores.login.accessibility}`,
+    scores.login.performance >= 95,
+  );
+  row(
+    'web',
+    'Lighthouse performance: dashboard',
+    scores.dashboard.performance,
+    '/100',
+    '>= 95',
+    `accessibility ${scores.dashboard.accessibility}`,
+    scores.dashboard.performance >= 95,
+  );
 
   // Transport round trip.
   const rtt = JSON.parse(spawnSync(process.execPath, ['scripts/bench/transport-rtt.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
@@ -233,9 +280,31 @@ async function main() {
   // The embedded mode's ceiling: the same query on PGlite alone, with nothing around it.
   const alone = JSON.parse(spawnSync(process.execPath, ['scripts/bench/pglite-alone.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
   const targetsBaseline = baselines['/api/targets'].rps;
-  row('api', 'GET /api/targets (100): PGlite alone, raw SQL, no HTTP', alone.raw.toFixed(0), 'queries/s', '', `${(alone.raw / targetsBaseline).toFixed(2)}x of the baseline's HTTP answers`);
-  row('api', 'GET /api/targets (100): PGlite alone, Drizzle query, no HTTP', alone.drizzle.toFixed(0), 'queries/s', '', `${(alone.drizzle / targetsBaseline).toFixed(2)}x`);
-  row('api', 'distributed GET /api/targets (100) at 200 req/s: p99', paced.p99, 'ms', '< 25', `p50 ${paced.p50} ms; ${paced.rps.toFixed(0)} req/s served${paced.errors ? `; ${paced.errors} errors` : ''}; baseline p99 ${pacedBaseline.p99} ms`, paced.p99 < 25 && !paced.errors);
+  row(
+    'api',
+    'GET /api/targets (100): PGlite alone, raw SQL, no HTTP',
+    alone.raw.toFixed(0),
+    'queries/s',
+    '',
+    `${(alone.raw / targetsBaseline).toFixed(2)}x of the baseline's HTTP answers`,
+  );
+  row(
+    'api',
+    'GET /api/targets (100): PGlite alone, Drizzle query, no HTTP',
+    alone.drizzle.toFixed(0),
+    'queries/s',
+    '',
+    `${(alone.drizzle / targetsBaseline).toFixed(2)}x`,
+  );
+  row(
+    'api',
+    'distributed GET /api/targets (100) at 200 req/s: p99',
+    paced.p99,
+    'ms',
+    '< 25',
+    `p50 ${paced.p50} ms; ${paced.rps.toFixed(0)} req/s served${paced.errors ? `; ${paced.errors} errors` : ''}; baseline p99 ${pacedBaseline.p99} ms`,
+    paced.p99 < 25 && !paced.errors,
+  );
   const body = JSON.stringify({ title: 'Benchmark target' });
   const postBaseline = await load(`${baselineUrl}/targets`, { method: 'POST', body });
   const postEmbedded = await load(`${embeddedUrl}/api/targets`, { method: 'POST', body, cookie: embeddedCookie });
@@ -247,8 +316,18 @@ async function main() {
   await seedEntries(embeddedUrl, embeddedCookie, JOURNAL_ENTRIES - 100);
   await seedEntries(distributedUrl, distributedCookie, JOURNAL_ENTRIES - 100);
   const journalCases = [
-    [`GET /api/journal?limit=50 (first 50 of ${JOURNAL_ENTRIES})`, { path: '/api/journal?limit=50' }, { path: '/journal/first-50' }, { embedded: 0.5, distributed: 0.4 }],
-    ['POST /api/journal (one entry)', { path: '/api/journal', method: 'POST', body: ENTRY }, { path: '/journal', method: 'POST', body: ENTRY }, { embedded: 0.5, distributed: 0.4 }],
+    [
+      `GET /api/journal?limit=50 (first 50 of ${JOURNAL_ENTRIES})`,
+      { path: '/api/journal?limit=50' },
+      { path: '/journal/first-50' },
+      { embedded: 0.5, distributed: 0.4 },
+    ],
+    [
+      'POST /api/journal (one entry)',
+      { path: '/api/journal', method: 'POST', body: ENTRY },
+      { path: '/journal', method: 'POST', body: ENTRY },
+      { embedded: 0.5, distributed: 0.4 },
+    ],
     ['GET /api/user (signed-in trivial read)', { path: '/api/user' }, { path: '/user' }, { embedded: 0.6, distributed: 0.6 }],
   ];
   for (const [label, vaultCall, baselineCall, budgets] of journalCases) {
@@ -264,7 +343,13 @@ async function main() {
 
   // Durability's price: strace on every process of each mode (and what they fork) during sequential creates.
   addRow(fsyncRow('embedded', await fsyncsPerWrite(embedded, embeddedCookie, FSYNC_WRITES)));
-  addRow(fsyncRow('distributed', await fsyncsPerWrite(distributed, distributedCookie, FSYNC_WRITES), '; the PostgreSQL server and NATS are the machine\'s, not traced'));
+  addRow(
+    fsyncRow(
+      'distributed',
+      await fsyncsPerWrite(distributed, distributedCookie, FSYNC_WRITES),
+      "; the PostgreSQL server and NATS are the machine's, not traced",
+    ),
+  );
 
   for (const running of modes.splice(0)) await stopMode(running);
   for (const child of children) child.kill('SIGTERM');
@@ -282,28 +367,79 @@ async function main() {
   row('scale', `GET /api/targets (${big.targets.count})`, big.targets.ms.toFixed(0), 'ms', '', `${(big.targets.bytes / 1024).toFixed(0)} KB`);
   row('scale', `GET /api/journal (${big.entries}, whole array)`, big.journalAll.ms.toFixed(0), 'ms', '', `${(big.journalAll.bytes / 1024).toFixed(0)} KB`);
   row('scale', `GET /api/journal?limit=50 (of ${big.entries})`, big.journalPage.ms.toFixed(0), 'ms', '', `${(big.journalPage.bytes / 1024).toFixed(1)} KB`);
-  row('scale', `journal screen: first entries visible (${big.entries} entries)`, big.journalScreen.median.toFixed(0), 'ms', '< 300', `median of 5, min ${big.journalScreen.min.toFixed(0)}, max ${big.journalScreen.max.toFixed(0)}`, big.journalScreen.median < 300);
-  row('scale', `dashboard transfer, cold (${big.targets.count} targets)`, (big.dashboard.total / 1024).toFixed(0), 'KB', '', `${big.dashboard.requests} requests, API ${(big.dashboard.api / 1024).toFixed(0)} KB`);
+  row(
+    'scale',
+    `journal screen: first entries visible (${big.entries} entries)`,
+    big.journalScreen.median.toFixed(0),
+    'ms',
+    '< 300',
+    `median of 5, min ${big.journalScreen.min.toFixed(0)}, max ${big.journalScreen.max.toFixed(0)}`,
+    big.journalScreen.median < 300,
+  );
+  row(
+    'scale',
+    `dashboard transfer, cold (${big.targets.count} targets)`,
+    (big.dashboard.total / 1024).toFixed(0),
+    'KB',
+    '',
+    `${big.dashboard.requests} requests, API ${(big.dashboard.api / 1024).toFixed(0)} KB`,
+  );
   const destroyed = big.selfDestruct;
-  row('scale', `self-destruct (${at}): confirmed`, destroyed.confirmedSeconds.toFixed(2), 's', '< 5', destroyed.empty ? 'verified empty (rows, photo files, 410 afterwards)' : `NOT empty: ${[...destroyed.rowsLeft, `${destroyed.objectsLeft} files`, `status ${destroyed.afterwards}`].join(', ')}`, destroyed.confirmedSeconds < 5 && destroyed.empty);
+  row(
+    'scale',
+    `self-destruct (${at}): confirmed`,
+    destroyed.confirmedSeconds.toFixed(2),
+    's',
+    '< 5',
+    destroyed.empty
+      ? 'verified empty (rows, photo files, 410 afterwards)'
+      : `NOT empty: ${[...destroyed.rowsLeft, `${destroyed.objectsLeft} files`, `status ${destroyed.afterwards}`].join(', ')}`,
+    destroyed.confirmedSeconds < 5 && destroyed.empty,
+  );
 
   // The export (issue 18): 10,000 entries and 200 photos of 10 MB streamed out of an embedded vault of its own.
   const exported = exportMemory();
-  row('export', `resident memory rise while exporting (${exported.entries} entries, ${exported.photos} photos of 10 MB)`, exported.rssRiseMb.toFixed(1), 'MB', `< ${exported.budgetMb}`, `${(exported.archiveBytes / 1024 ** 3).toFixed(2)} GiB in ${exported.exportSeconds.toFixed(1)} s; RSS ${exported.rssBeforeMb.toFixed(0)} -> ${exported.rssPeakMb.toFixed(0)} MB`, exported.met);
+  row(
+    'export',
+    `resident memory rise while exporting (${exported.entries} entries, ${exported.photos} photos of 10 MB)`,
+    exported.rssRiseMb.toFixed(1),
+    'MB',
+    `< ${exported.budgetMb}`,
+    `${(exported.archiveBytes / 1024 ** 3).toFixed(2)} GiB in ${exported.exportSeconds.toFixed(1)} s; RSS ${exported.rssBeforeMb.toFixed(0)} -> ${exported.rssPeakMb.toFixed(0)} MB`,
+    exported.met,
+  );
 
   // What metrics cost (issue 20): the same loads on a distributed stack with metrics off and one with metrics on (scraped every 5 s).
   const cost = metricsCost();
   for (const r of cost.results) {
     const phases = r.phaseDrops.map((d) => `${(d * 100).toFixed(1)} %`).join(' and ');
-    row('metrics', `${r.label}: throughput drop with metrics on`, (r.drop * 100).toFixed(1), '%', `< ${cost.budget * 100}`, `off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s (two phases of ${cost.rounds} alternating rounds, start order swapped: ${phases}); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms (${r.cpuRise >= 0 ? '+' : ''}${(r.cpuRise * 100).toFixed(1)} %); the instrumentation itself ${(r.instrumentationShare * 100).toFixed(2)} % of a request's CPU`, r.met);
+    row(
+      'metrics',
+      `${r.label}: throughput drop with metrics on`,
+      (r.drop * 100).toFixed(1),
+      '%',
+      `< ${cost.budget * 100}`,
+      `off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s (two phases of ${cost.rounds} alternating rounds, start order swapped: ${phases}); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms (${r.cpuRise >= 0 ? '+' : ''}${(r.cpuRise * 100).toFixed(1)} %); the instrumentation itself ${(r.instrumentationShare * 100).toFixed(2)} % of a request's CPU`,
+      r.met,
+    );
   }
-  row('metrics', 'instrumentation CPU per request (timed in-process)', (cost.instrumentation.perRequestMs * 1000).toFixed(1), 'µs', '', `the observations of one GET across the stack (1 HTTP, 2 RPC calls both sides, 3 queries); one scrape ${cost.instrumentation.perScrapeMs.toFixed(2)} ms`);
+  row(
+    'metrics',
+    'instrumentation CPU per request (timed in-process)',
+    (cost.instrumentation.perRequestMs * 1000).toFixed(1),
+    'µs',
+    '',
+    `the observations of one GET across the stack (1 HTTP, 2 RPC calls both sides, 3 queries); one scrape ${cost.instrumentation.perScrapeMs.toFixed(2)} ms`,
+  );
 
   // Beside each figure, the one the table held before this run (docs/performance.md), where it had the row.
   const table = [
     '| section | metric | value | unit | budget | met | ratio / detail | before this run |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.section} | ${r.metric} | ${r.value} | ${r.unit} | ${r.budget} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} | ${r.ratio} | ${previous.get(`${r.section}|${r.metric}`) ?? ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.section} | ${r.metric} | ${r.value} | ${r.unit} | ${r.budget} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} | ${r.ratio} | ${previous.get(`${r.section}|${r.metric}`) ?? ''} |`,
+    ),
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
   if (process.argv.includes('--write')) {
@@ -312,9 +448,10 @@ async function main() {
     const file = docs;
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
     // Only the measured table is replaced; the analysis around it is kept.
-    const next = current.includes(BEGIN) && current.includes(END)
-      ? current.slice(0, current.indexOf(BEGIN)) + measured + current.slice(current.indexOf(END) + END.length)
-      : `# Performance\n\n${measured}\n`;
+    const next =
+      current.includes(BEGIN) && current.includes(END)
+        ? current.slice(0, current.indexOf(BEGIN)) + measured + current.slice(current.indexOf(END) + END.length)
+        : `# Performance\n\n${measured}\n`;
     writeFileSync(file, next);
   }
 }

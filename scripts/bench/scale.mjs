@@ -18,7 +18,43 @@ const PORT = Number(process.env.BENCH_SCALE_PORT ?? 3721);
 
 /** A real 1x1 GIF whose one colour encodes `n`, so every photo is a different file. */
 const gif = (n) =>
-  Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, n & 0xff, (n >> 8) & 0xff, 0x40, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b]);
+  Buffer.from([
+    0x47,
+    0x49,
+    0x46,
+    0x38,
+    0x39,
+    0x61,
+    1,
+    0,
+    1,
+    0,
+    0x80,
+    0,
+    0,
+    n & 0xff,
+    (n >> 8) & 0xff,
+    0x40,
+    0,
+    0,
+    0,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    2,
+    2,
+    0x44,
+    1,
+    0,
+    0x3b,
+  ]);
 
 async function uploadPhoto(base, cookie, n) {
   const issued = await fetch(`${base}/api/objects/upload`, { method: 'POST', headers: { cookie } });
@@ -26,7 +62,11 @@ async function uploadPhoto(base, cookie, n) {
   const url = uploadURL.startsWith('/') ? base + uploadURL : uploadURL;
   const put = await fetch(url, { method: 'PUT', body: gif(n), headers: { 'content-type': 'image/gif', ...uploadHeaders, cookie, origin: base } });
   if (put.status !== 200) throw new Error(`photo upload: ${put.status}`);
-  const registered = await fetch(`${base}/api/photos`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ photoURL: uploadURL }) });
+  const registered = await fetch(`${base}/api/photos`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ photoURL: uploadURL }),
+  });
   if (registered.status !== 200) throw new Error(`photo registration: ${registered.status} ${await registered.text()}`);
 }
 
@@ -45,14 +85,19 @@ async function timedGet(base, cookie, path) {
   return { ms: times[2], bytes };
 }
 
-const filesUnder = (dir) => (existsSync(dir) ? readdirSync(dir) : []).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [name]));
+const filesUnder = (dir) =>
+  (existsSync(dir) ? readdirSync(dir) : []).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [name]));
 
 /** Rows left in every table of every service's schema, once the vault is stopped. */
 async function rowsLeft(dataDir) {
   const connection = await openConnection({ kind: 'embedded', dataDir });
   try {
     const db = connection.pool;
-    const tables = (await db.query("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1")).rows;
+    const tables = (
+      await db.query(
+        "select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1",
+      )
+    ).rows;
     const left = [];
     for (const { t } of tables) {
       const [schema, name] = t.split('.');
@@ -104,7 +149,14 @@ try {
   await vault.stop();
   // Verified empty: every table but the vault's own destroyed mark, and every photo file.
   const left = (await rowsLeft(dataDir)).filter((t) => !t.startsWith('auth.vault_state='));
-  result.selfDestruct = { confirmedSeconds: confirmedMs / 1000, answer, afterwards: refused, objectsLeft, rowsLeft: left, empty: refused === 410 && objectsLeft === 0 && left.length === 0 };
+  result.selfDestruct = {
+    confirmedSeconds: confirmedMs / 1000,
+    answer,
+    afterwards: refused,
+    objectsLeft,
+    rowsLeft: left,
+    empty: refused === 410 && objectsLeft === 0 && left.length === 0,
+  };
 } finally {
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });

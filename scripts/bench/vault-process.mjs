@@ -18,7 +18,11 @@ export async function waitFor(url, timeoutMs = 120_000) {
 }
 
 export async function login(base) {
-  const response = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: BENCH_OWNER.username, password: BENCH_OWNER.password }) });
+  const response = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: BENCH_OWNER.username, password: BENCH_OWNER.password }),
+  });
   if (response.status !== 200) throw new Error(`login failed: ${response.status}`);
   return response.headers.get('set-cookie').split(';')[0];
 }

@@ -44,7 +44,14 @@ function overlayWorks() {
   const probe = mkdtempSync(join(dir, 'overlay-probe-'));
   try {
     for (const d of ['lower', 'upper', 'work', 'merged']) mkdirSync(join(probe, d));
-    const mounted = spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${probe}/lower,upperdir=${probe}/upper,workdir=${probe}/work`, join(probe, 'merged')]);
+    const mounted = spawnSync('mount', [
+      '-t',
+      'overlay',
+      'overlay',
+      '-o',
+      `lowerdir=${probe}/lower,upperdir=${probe}/upper,workdir=${probe}/work`,
+      join(probe, 'merged'),
+    ]);
     if (mounted.status !== 0) return false;
     spawnSync('umount', [join(probe, 'merged')]);
     return true;
@@ -60,7 +67,11 @@ function overlayWorks() {
  */
 export function containersEnv() {
   const driver = process.env.VAULT_CONTAINERS_DRIVER ?? (overlayWorks() ? 'overlay' : 'vfs');
-  const settings = spawnSync('bash', ['-c', '. scripts/containers/env.sh && node -p "JSON.stringify(process.env)"'], { cwd: root, encoding: 'utf8', env: { ...process.env, VAULT_CONTAINERS_DRIVER: driver } });
+  const settings = spawnSync('bash', ['-c', '. scripts/containers/env.sh && node -p "JSON.stringify(process.env)"'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, VAULT_CONTAINERS_DRIVER: driver },
+  });
   if (settings.status !== 0) throw new Error(`scripts/containers/env.sh: ${settings.stderr}`);
   return JSON.parse(settings.stdout);
 }
@@ -69,7 +80,8 @@ function runner(env) {
   return (command, args, { allowFail = false } = {}) => {
     const result = spawnSync(command, args, { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (result.error) throw result.error;
-    if (result.status !== 0 && !allowFail) throw new Error(`${command} ${args.join(' ')} failed:\n${(result.stderr || result.stdout).trim().split('\n').slice(-20).join('\n')}`);
+    if (result.status !== 0 && !allowFail)
+      throw new Error(`${command} ${args.join(' ')} failed:\n${(result.stderr || result.stdout).trim().split('\n').slice(-20).join('\n')}`);
     return result;
   };
 }
@@ -88,19 +100,34 @@ function hashTree(hash, path, name = '') {
 /** The instructions of the last stage of apps/<app>/Dockerfile, as buildah config options. */
 function dockerfileConfig(app) {
   const text = readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const last = lines.slice(lines.findLastIndex((l) => /^FROM\s/i.test(l)) + 1);
   const options = [];
   for (const line of last) {
     const [, word, rest] = line.match(/^(\w+)\s+(.*)$/);
     switch (word.toUpperCase()) {
-      case 'WORKDIR': options.push('--workingdir', rest); break;
-      case 'ENV': for (const pair of rest.split(/\s+/)) options.push('--env', pair); break;
-      case 'USER': options.push('--user', rest); break;
-      case 'EXPOSE': options.push('--port', rest); break;
-      case 'CMD': options.push('--cmd', rest); break;
-      case 'COPY': break; // the app's files: staged by stage-app.mjs
-      default: throw new Error(`apps/${app}/Dockerfile: ${word} in the last stage is not understood by build-images.mjs`);
+      case 'WORKDIR':
+        options.push('--workingdir', rest);
+        break;
+      case 'ENV':
+        for (const pair of rest.split(/\s+/)) options.push('--env', pair);
+        break;
+      case 'USER':
+        options.push('--user', rest);
+        break;
+      case 'EXPOSE':
+        options.push('--port', rest);
+        break;
+      case 'CMD':
+        options.push('--cmd', rest);
+        break;
+      case 'COPY':
+        break; // the app's files: staged by stage-app.mjs
+      default:
+        throw new Error(`apps/${app}/Dockerfile: ${word} in the last stage is not understood by build-images.mjs`);
     }
   }
   return options;
@@ -122,7 +149,8 @@ export function buildImages({ tag = 'local', workspaceBuild = true, log = (line)
   };
   const stage = join(env.VAULT_CONTAINERS_DIR, 'stage');
   mkdirSync(stage, { recursive: true });
-  const labelOf = (image) => run('buildah', ['inspect', '--type', 'image', '--format', `{{index .OCIv1.Config.Labels "${LABEL}"}}`, image], { allowFail: true }).stdout?.trim();
+  const labelOf = (image) =>
+    run('buildah', ['inspect', '--type', 'image', '--format', `{{index .OCIv1.Config.Labels "${LABEL}"}}`, image], { allowFail: true }).stdout?.trim();
   const idOf = (image) => run('buildah', ['inspect', '--type', 'image', '--format', '{{.FromImageID}}', image], { allowFail: true }).stdout?.trim();
 
   /** A new image: `from` plus the files of `folder` at /, with the given config; the old image of that name goes. */
@@ -152,7 +180,9 @@ export function buildImages({ tag = 'local', workspaceBuild = true, log = (line)
 
   // The shared layer: named after its inputs, so an existing one is simply reused.
   // Its inputs: the lockfile, the manifests of the libraries and the six apps, the root's but for its scripts.
-  const manifests = [...readdirSync(join(root, 'libs')).map((n) => join('libs', n, 'package.json')), ...APPS.map((app) => join('apps', app, 'package.json'))].filter((p) => existsSync(join(root, p))).sort();
+  const manifests = [...readdirSync(join(root, 'libs')).map((n) => join('libs', n, 'package.json')), ...APPS.map((app) => join('apps', app, 'package.json'))]
+    .filter((p) => existsSync(join(root, p)))
+    .sort();
   const { scripts, ...rootManifest } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const depsHash = createHash('sha256').update(idOf(base)).update(JSON.stringify(rootManifest));
   for (const file of ['package-lock.json', 'scripts/containers/stage-app.mjs', ...manifests]) depsHash.update(file).update(readFileSync(join(root, file)));
@@ -177,12 +207,16 @@ export function buildImages({ tag = 'local', workspaceBuild = true, log = (line)
   }
   const depsId = idOf(deps);
 
-  timed('stage apps', () => run('node', ['scripts/containers/stage-app.mjs', stage, '--only', 'apps', ...APPS.map((app) => [app, ...(EXTRA[app] ?? [])].join('+'))]));
+  timed('stage apps', () =>
+    run('node', ['scripts/containers/stage-app.mjs', stage, '--only', 'apps', ...APPS.map((app) => [app, ...(EXTRA[app] ?? [])].join('+'))]),
+  );
   const images = [];
   for (const app of APPS) {
     const image = `localhost/vault-${app}:${tag}`;
     const config = dockerfileConfig(app);
-    const inputs = hashTree(createHash('sha256').update(depsId).update(JSON.stringify(config)), join(stage, app)).digest('hex').slice(0, 16);
+    const inputs = hashTree(createHash('sha256').update(depsId).update(JSON.stringify(config)), join(stage, app))
+      .digest('hex')
+      .slice(0, 16);
     images.push(image);
     if (labelOf(image) === inputs) {
       log(`${image}: unchanged`);
@@ -192,13 +226,17 @@ export function buildImages({ tag = 'local', workspaceBuild = true, log = (line)
     log(`${image}: built in ${timings[app].toFixed(1)} s`);
   }
   // Shared layers of earlier lockfiles: removed once no image stands on them (rmi refuses otherwise).
-  const stale = run('buildah', ['images', '--format', '{{.Name}}:{{.Tag}}', '--filter', 'reference=localhost/vault-deps'], { allowFail: true }).stdout.split('\n').filter((n) => n && n !== deps);
+  const stale = run('buildah', ['images', '--format', '{{.Name}}:{{.Tag}}', '--filter', 'reference=localhost/vault-deps'], { allowFail: true })
+    .stdout.split('\n')
+    .filter((n) => n && n !== deps);
   for (const old of stale) run('buildah', ['rmi', old], { allowFail: true });
   return { images, timings };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { tag: { type: 'string', default: process.env.VAULT_IMAGE_TAG ?? 'local' }, 'no-workspace-build': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { tag: { type: 'string', default: process.env.VAULT_IMAGE_TAG ?? 'local' }, 'no-workspace-build': { type: 'boolean', default: false } },
+  });
   const started = Date.now();
   try {
     buildImages({ tag: values.tag, workspaceBuild: !values['no-workspace-build'] });

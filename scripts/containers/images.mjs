@@ -50,7 +50,10 @@ const TAG = process.env.VAULT_IMAGE_TAG ?? 'local';
 const GATEWAY_PORT = 3500;
 const NATS_PORT = 4622;
 // Each service's health port after the gateway's, as a local distributed stack places them.
-const APPS = [...VAULT_SERVICES.map(({ app, name, healthPortOffset }) => ({ app, service: name, port: GATEWAY_PORT + healthPortOffset })), { app: 'gateway', port: GATEWAY_PORT }];
+const APPS = [
+  ...VAULT_SERVICES.map(({ app, name, healthPortOffset }) => ({ app, service: name, port: GATEWAY_PORT + healthPortOffset })),
+  { app: 'gateway', port: GATEWAY_PORT },
+];
 const image = (app) => `localhost/vault-${app}:${TAG}`;
 const container = (app) => `vault-images-${app}`;
 
@@ -222,7 +225,9 @@ if (!(await until('MinIO', 3, async () => ({ ok: (await fetch(`${s3.endpoint}/mi
   say('starting MinIO (scripts/s3-server/start.sh) ...');
   logged('s3-server', 'bash', ['scripts/s3-server/start.sh']);
 }
-say(`servers: ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}, ${natsUrl}, ${new URL(redisUrl).host}${new URL(redisUrl).pathname}, ${s3.endpoint}`);
+say(
+  `servers: ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}, ${natsUrl}, ${new URL(redisUrl).host}${new URL(redisUrl).pathname}, ${s3.endpoint}`,
+);
 
 // ---------------------------------------------------------------- 3, 4: migrations, containers
 
@@ -244,10 +249,24 @@ const appEnv = {
 function podmanRun(app, { name, options = [], extra = {}, command = [] }) {
   const vars = { ...common, ...appEnv[app], ...extra };
   return [
-    'run', '--name', name, ...options, '--network', 'host', '--read-only', '--tmpfs', '/tmp:rw,nosuid,nodev,size=64m', '--user', '10001:10001',
-    '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
+    'run',
+    '--name',
+    name,
+    ...options,
+    '--network',
+    'host',
+    '--read-only',
+    '--tmpfs',
+    '/tmp:rw,nosuid,nodev,size=64m',
+    '--user',
+    '10001:10001',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
     ...Object.entries(vars).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
-    image(app), ...command,
+    image(app),
+    ...command,
   ];
 }
 
@@ -257,7 +276,11 @@ const migrations = await Promise.all(
     const path = join(logs, `migrate-${app}.log`);
     const fd = openSync(path, 'w');
     const begun = Date.now();
-    const child = spawn('podman', podmanRun(app, { name: container(`migrate-${app}`), options: ['--rm'], command: ['node', 'dist/main.js', 'migrate'] }), { cwd: root, env, stdio: ['ignore', fd, fd] });
+    const child = spawn('podman', podmanRun(app, { name: container(`migrate-${app}`), options: ['--rm'], command: ['node', 'dist/main.js', 'migrate'] }), {
+      cwd: root,
+      env,
+      stdio: ['ignore', fd, fd],
+    });
     return new Promise((resolve) => {
       child.on('error', (error) => resolve({ app, ok: false, detail: error.message }));
       child.on('exit', (code) => {
@@ -293,11 +316,21 @@ for (const { app, port } of APPS) {
 const inspect = quiet('podman', ['inspect', '--format', '{{.Name}} {{.Config.User}} {{.HostConfig.ReadonlyRootfs}}', ...APPS.map((a) => container(a.app))]);
 for (const line of inspect.stdout.trim().split('\n').filter(Boolean)) {
   const [name, user, readOnly] = line.split(' ');
-  check(`${name}: runs as ${user}, read-only root filesystem`, { ok: user.startsWith('10001') && readOnly === 'true', detail: `user ${user}, read-only ${readOnly}` });
+  check(`${name}: runs as ${user}, read-only root filesystem`, {
+    ok: user.startsWith('10001') && readOnly === 'true',
+    detail: `user ${user}, read-only ${readOnly}`,
+  });
 }
 {
   const write = quiet('podman', ['exec', container('gateway'), 'node', '-e', "require('fs').writeFileSync('/app/x', 'x')"]);
-  check('gateway: the app cannot write its root filesystem', { ok: write.status !== 0 && /EROFS|read-only/i.test(write.stderr), detail: write.stderr.split('\n').find((l) => /Error/.test(l))?.trim() ?? `exit ${write.status}` });
+  check('gateway: the app cannot write its root filesystem', {
+    ok: write.status !== 0 && /EROFS|read-only/i.test(write.stderr),
+    detail:
+      write.stderr
+        .split('\n')
+        .find((l) => /Error/.test(l))
+        ?.trim() ?? `exit ${write.status}`,
+  });
 }
 
 const base = `http://127.0.0.1:${GATEWAY_PORT}`;
@@ -312,13 +345,25 @@ async function gatewayChecks() {
   });
   if (script) {
     const js = await fetch(new URL(script, base));
-    check(`gateway: GET ${script}`, { ok: js.status === 200 && /javascript/.test(js.headers.get('content-type') ?? ''), detail: `${js.status} ${js.headers.get('content-type')} ${(await js.arrayBuffer()).byteLength} bytes` });
+    check(`gateway: GET ${script}`, {
+      ok: js.status === 200 && /javascript/.test(js.headers.get('content-type') ?? ''),
+      detail: `${js.status} ${js.headers.get('content-type')} ${(await js.arrayBuffer()).byteLength} bytes`,
+    });
   }
   const anonymous = await fetch(`${base}/api/user`);
-  check('gateway: GET /api/user before signing in', { ok: anonymous.status === 401 || (anonymous.ok && (await anonymous.clone().json()).signedIn === false), detail: `${anonymous.status} ${(await anonymous.text()).slice(0, 100)}` });
+  check('gateway: GET /api/user before signing in', {
+    ok: anonymous.status === 401 || (anonymous.ok && (await anonymous.clone().json()).signedIn === false),
+    detail: `${anonymous.status} ${(await anonymous.text()).slice(0, 100)}`,
+  });
   const login = await fetch(`${base}/api/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'owner', password }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  check('gateway: POST /api/login as the owner', { ok: login.status === 200 && cookie.length > 0, detail: `${login.status}, cookie ${cookie ? `${cookie.split('=')[0]}=…` : 'none'}` });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  check('gateway: POST /api/login as the owner', {
+    ok: login.status === 200 && cookie.length > 0,
+    detail: `${login.status}, cookie ${cookie ? `${cookie.split('=')[0]}=…` : 'none'}`,
+  });
   const user = await fetch(`${base}/api/user`, { headers: { cookie } });
   const body = await user.text();
   check('gateway: GET /api/user with the session', { ok: user.status === 200 && JSON.parse(body).signedIn === true, detail: `${user.status} ${body}` });
@@ -337,7 +382,9 @@ if (failed.length > 0) {
 const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
 process.stdout.write('\nimage                                   size     build   user   workdir\n');
 for (const i of report.images) {
-  process.stdout.write(`${image(i.app).padEnd(40)}${mb(i.size).padStart(7)}  ${i.seconds === null ? '     -' : `${i.seconds.toFixed(0).padStart(4)} s`}   ${i.user.padEnd(6)} ${i.workdir}\n`);
+  process.stdout.write(
+    `${image(i.app).padEnd(40)}${mb(i.size).padStart(7)}  ${i.seconds === null ? '     -' : `${i.seconds.toFixed(0).padStart(4)} s`}   ${i.user.padEnd(6)} ${i.workdir}\n`,
+  );
 }
 process.stdout.write('\n');
 for (const c of report.checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);

@@ -25,7 +25,7 @@
 // image's /etc) and the apps on every build (--only apps).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { join, } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -41,7 +41,12 @@ const apps = specs.map((spec) => {
   return { app, extra };
 });
 const parts = options.only ? [options.only] : ['deps', 'apps'];
-if (!out || apps.length === 0 || !parts.every((p) => ['deps', 'apps'].includes(p)) || apps.some(({ app }) => !existsSync(join(root, 'apps', app, 'package.json')))) {
+if (
+  !out ||
+  apps.length === 0 ||
+  !parts.every((p) => ['deps', 'apps'].includes(p)) ||
+  apps.some(({ app }) => !existsSync(join(root, 'apps', app, 'package.json')))
+) {
   process.stderr.write('usage: stage-app.mjs <out> [--only deps|apps] [--etc-from DIR] <app under apps/>[+<extra path>...] ...\n');
   process.exit(2);
 }
@@ -87,7 +92,16 @@ async function stageDeps() {
   rmSync(target, { recursive: true, force: true });
   // Every workspace's manifest (so the lockfile reads as it is), then the apps' production tree.
   for (const file of ['package.json', 'package-lock.json', ...workspaces.map((w) => join(w, 'package.json'))]) cpSync(join(root, file), join(work, file));
-  await npm(work, ['install', '--prefer-offline', '--omit=dev', ...apps.flatMap(({ app }) => ['--workspace', `apps/${app}`]), '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
+  await npm(work, [
+    'install',
+    '--prefer-offline',
+    '--omit=dev',
+    ...apps.flatMap(({ app }) => ['--workspace', `apps/${app}`]),
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+  ]);
 
   mkdirSync(join(target, 'app'), { recursive: true });
   cpSync(join(work, 'node_modules'), join(target, 'app/node_modules'), { recursive: true, verbatimSymlinks: true });
@@ -135,7 +149,9 @@ function stageApp({ app, extra }) {
     if (!existsSync(join(root, path))) throw new Error(`${app}: ${path} is missing (not built?)`);
     cpSync(join(root, path), join(target, path), { recursive: true });
   }
-  process.stdout.write(`stage-app: ${app} in ${join(out, app)} (${libs.map((l) => l.replace(/^libs\//, '')).join(', ')}${extra.length ? `; ${extra.join(', ')}` : ''})\n`);
+  process.stdout.write(
+    `stage-app: ${app} in ${join(out, app)} (${libs.map((l) => l.replace(/^libs\//, '')).join(', ')}${extra.length ? `; ${extra.join(', ')}` : ''})\n`,
+  );
 }
 
 try {

@@ -18,7 +18,10 @@ export const API_NAMESPACE = 'vault-api';
 export function workedValuesFiles(root) {
   const chartDir = join(root, 'deploy/helm');
   return [
-    ...readdirSync(chartDir).filter((f) => /^values-.+\.ya?ml$/.test(f)).sort().map((f) => join('deploy/helm', f)),
+    ...readdirSync(chartDir)
+      .filter((f) => /^values-.+\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => join('deploy/helm', f)),
     'scripts/k8s/values.yaml',
   ];
 }
@@ -28,8 +31,14 @@ export async function apiChecks({ root, check, helm, kubectl }) {
   const ns = API_NAMESPACE;
   kubectl(['apply', '-f', '-'], {
     input: JSON.stringify({
-      apiVersion: 'v1', kind: 'List', items: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } } },
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } },
+        },
         { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'no-pods', namespace: ns }, spec: { hard: { pods: '0' } } },
       ],
     }),
@@ -43,7 +52,10 @@ export async function apiChecks({ root, check, helm, kubectl }) {
       if (applied.status !== 0) throw new Error(applied.stderr.trim());
       const warnings = applied.stderr.split('\n').filter((l) => /^Warning:/.test(l));
       if (warnings.length) throw new Error(warnings.join('\n'));
-      const objects = applied.stdout.trim().split('\n').filter((l) => /\(server dry run\)/.test(l));
+      const objects = applied.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /\(server dry run\)/.test(l));
       return `${objects.length} objects`;
     });
   }
@@ -71,9 +83,12 @@ export async function apiChecks({ root, check, helm, kubectl }) {
   });
   await check('trial values: helm uninstall (everything gone but the kept trial Secret)', () => {
     helm(['uninstall', 'vault', '-n', ns, '--wait', '--timeout', '2m']);
-    const left = kubectl(['get', 'deployments,statefulsets,services,networkpolicies,configmaps,jobs,poddisruptionbudgets', '-n', ns, '-o', 'name']).stdout.trim().split('\n').filter((l) => l && !l.endsWith('/kube-root-ca.crt'));
+    const left = kubectl(['get', 'deployments,statefulsets,services,networkpolicies,configmaps,jobs,poddisruptionbudgets', '-n', ns, '-o', 'name'])
+      .stdout.trim()
+      .split('\n')
+      .filter((l) => l && !l.endsWith('/kube-root-ca.crt'));
     if (left.length) throw new Error(`left behind: ${left.join(', ')}`);
-    if (!trialSecret()) throw new Error('the trial Secret went with the release (it holds the stores\' passwords)');
+    if (!trialSecret()) throw new Error("the trial Secret went with the release (it holds the stores' passwords)");
     return 'the trial Secret kept';
   });
   kubectl(['delete', 'namespace', ns, '--wait=false'], { allowFail: true });

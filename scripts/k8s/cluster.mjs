@@ -44,7 +44,17 @@ function must(command, args, options) {
   return result.stdout;
 }
 /** What the rest of the machine has, to compare after teardown (our rules and routes must go, theirs stay). */
-const iptablesNow = () => ['iptables-save', 'ip6tables-save'].map((c) => sh(c, []).stdout.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => `${c} ${l.replace(/\[\d+:\d+\]/g, '')}`).sort().join('\n')).join('\n');
+const iptablesNow = () =>
+  ['iptables-save', 'ip6tables-save']
+    .map((c) =>
+      sh(c, [])
+        .stdout.split('\n')
+        .filter((l) => l && !l.startsWith('#'))
+        .map((l) => `${c} ${l.replace(/\[\d+:\d+\]/g, '')}`)
+        .sort()
+        .join('\n'),
+    )
+    .join('\n');
 /** An iptables -S line as arguments (double-quoted comments kept whole). */
 const words = (line) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
 /**
@@ -66,7 +76,10 @@ function removeKubeChains() {
   }
   return removed;
 }
-const mountsUnder = (...roots) => sh('findmnt', ['-rn', '-o', 'TARGET']).stdout.split('\n').filter((m) => roots.some((r) => m === r || m.startsWith(`${r}/`)));
+const mountsUnder = (...roots) =>
+  sh('findmnt', ['-rn', '-o', 'TARGET'])
+    .stdout.split('\n')
+    .filter((m) => roots.some((r) => m === r || m.startsWith(`${r}/`)));
 /** Processes whose command line names our folders: ours, whatever run started them. */
 function ourProcesses() {
   const found = [];
@@ -84,9 +97,21 @@ function ourProcesses() {
 /** Debian packages the node needs, installed when missing. */
 export function ensurePackages(log, { node }) {
   const wanted = node
-    ? { containerd: 'containerd', runc: 'runc', '/usr/lib/cni/bridge': 'containernetworking-plugins', iptables: 'iptables', socat: 'socat', 'nats-server': 'nats-server', buildah: 'buildah', podman: 'podman', debootstrap: 'debootstrap' }
+    ? {
+        containerd: 'containerd',
+        runc: 'runc',
+        '/usr/lib/cni/bridge': 'containernetworking-plugins',
+        iptables: 'iptables',
+        socat: 'socat',
+        'nats-server': 'nats-server',
+        buildah: 'buildah',
+        podman: 'podman',
+        debootstrap: 'debootstrap',
+      }
     : { openssl: 'openssl' };
-  const missing = Object.entries(wanted).filter(([tool]) => (tool.startsWith('/') ? !existsSync(tool) : sh('sh', ['-c', `command -v ${tool}`]).status !== 0)).map(([, pkg]) => pkg);
+  const missing = Object.entries(wanted)
+    .filter(([tool]) => (tool.startsWith('/') ? !existsSync(tool) : sh('sh', ['-c', `command -v ${tool}`]).status !== 0))
+    .map(([, pkg]) => pkg);
   if (missing.length === 0) return;
   log(`installing ${missing.join(', ')} (apt)`);
   must('apt-get', ['update', '-qq']);
@@ -156,7 +181,11 @@ export class Cluster {
 
   tail(name, lines = 15) {
     try {
-      return `\n${readFileSync(join(WORK, 'logs', `${name}.log`), 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
+      return `\n${readFileSync(join(WORK, 'logs', `${name}.log`), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(-lines)
+        .join('\n')}`;
     } catch {
       return '';
     }
@@ -175,27 +204,65 @@ export class Cluster {
     writeKubeconfig(this.kubeconfig, { server, pki: this.pki });
 
     this.spawn('etcd', join(this.bin, 'etcd'), [
-      '--name', 'vault-test', '--data-dir', join(WORK, 'etcd'),
-      '--listen-client-urls', `http://127.0.0.1:${PORTS.etcd}`, '--advertise-client-urls', `http://127.0.0.1:${PORTS.etcd}`,
-      '--listen-peer-urls', `http://127.0.0.1:${PORTS.etcdPeer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${PORTS.etcdPeer}`,
-      '--initial-cluster', `vault-test=http://127.0.0.1:${PORTS.etcdPeer}`,
+      '--name',
+      'vault-test',
+      '--data-dir',
+      join(WORK, 'etcd'),
+      '--listen-client-urls',
+      `http://127.0.0.1:${PORTS.etcd}`,
+      '--advertise-client-urls',
+      `http://127.0.0.1:${PORTS.etcd}`,
+      '--listen-peer-urls',
+      `http://127.0.0.1:${PORTS.etcdPeer}`,
+      '--initial-advertise-peer-urls',
+      `http://127.0.0.1:${PORTS.etcdPeer}`,
+      '--initial-cluster',
+      `vault-test=http://127.0.0.1:${PORTS.etcdPeer}`,
       // A throwaway store: no fsync per write on a shared, busy disk.
-      '--unsafe-no-fsync', '--log-level', 'warn',
+      '--unsafe-no-fsync',
+      '--log-level',
+      'warn',
     ]);
     this.spawn('kube-apiserver', join(this.bin, 'kube-apiserver'), [
-      '--etcd-servers', `http://127.0.0.1:${PORTS.etcd}`,
-      '--bind-address', address, '--secure-port', String(PORTS.apiserver),
+      '--etcd-servers',
+      `http://127.0.0.1:${PORTS.etcd}`,
+      '--bind-address',
+      address,
+      '--secure-port',
+      String(PORTS.apiserver),
       ...(this.node ? ['--advertise-address', NET.nodeIp] : []),
-      '--service-cluster-ip-range', NET.serviceCidr,
-      '--tls-cert-file', this.pki.apiserverCert, '--tls-private-key-file', this.pki.apiserverKey,
-      '--client-ca-file', this.pki.ca, '--anonymous-auth=false', '--authorization-mode', 'RBAC',
-      '--service-account-key-file', this.pki.saPub, '--service-account-signing-key-file', this.pki.saKey,
-      '--service-account-issuer', 'https://kubernetes.default.svc.cluster.local',
-      '--kubelet-client-certificate', this.pki.adminCert, '--kubelet-client-key', this.pki.adminKey,
-      '--kubelet-preferred-address-types', 'InternalIP,Hostname',
-      '--allow-privileged=false', '--profiling=false', '--v=1',
+      '--service-cluster-ip-range',
+      NET.serviceCidr,
+      '--tls-cert-file',
+      this.pki.apiserverCert,
+      '--tls-private-key-file',
+      this.pki.apiserverKey,
+      '--client-ca-file',
+      this.pki.ca,
+      '--anonymous-auth=false',
+      '--authorization-mode',
+      'RBAC',
+      '--service-account-key-file',
+      this.pki.saPub,
+      '--service-account-signing-key-file',
+      this.pki.saKey,
+      '--service-account-issuer',
+      'https://kubernetes.default.svc.cluster.local',
+      '--kubelet-client-certificate',
+      this.pki.adminCert,
+      '--kubelet-client-key',
+      this.pki.adminKey,
+      '--kubelet-preferred-address-types',
+      'InternalIP,Hostname',
+      '--allow-privileged=false',
+      '--profiling=false',
+      '--v=1',
     ]);
-    await this.until('the API server', 120, () => this.kubectl(['get', '--raw', '/readyz'], { allowFail: true, timeout: 10_000 }).stdout.trim() === 'ok' || 'not ready');
+    await this.until(
+      'the API server',
+      120,
+      () => this.kubectl(['get', '--raw', '/readyz'], { allowFail: true, timeout: 10_000 }).stdout.trim() === 'ok' || 'not ready',
+    );
     this.log(`  API server ready at ${server}`);
   }
 
@@ -203,13 +270,36 @@ export class Cluster {
   async startNode() {
     const kc = this.kubeconfig;
     this.spawn('kube-controller-manager', join(this.bin, 'kube-controller-manager'), [
-      '--kubeconfig', kc, '--authentication-kubeconfig', kc, '--authorization-kubeconfig', kc,
-      '--service-account-private-key-file', this.pki.saKey, '--root-ca-file', this.pki.ca,
-      '--leader-elect=false', '--bind-address', '127.0.0.1', '--secure-port', '0', '--v=1',
+      '--kubeconfig',
+      kc,
+      '--authentication-kubeconfig',
+      kc,
+      '--authorization-kubeconfig',
+      kc,
+      '--service-account-private-key-file',
+      this.pki.saKey,
+      '--root-ca-file',
+      this.pki.ca,
+      '--leader-elect=false',
+      '--bind-address',
+      '127.0.0.1',
+      '--secure-port',
+      '0',
+      '--v=1',
     ]);
     this.spawn('kube-scheduler', join(this.bin, 'kube-scheduler'), [
-      '--kubeconfig', kc, '--authentication-kubeconfig', kc, '--authorization-kubeconfig', kc,
-      '--leader-elect=false', '--bind-address', '127.0.0.1', '--secure-port', '0', '--v=1',
+      '--kubeconfig',
+      kc,
+      '--authentication-kubeconfig',
+      kc,
+      '--authorization-kubeconfig',
+      kc,
+      '--leader-elect=false',
+      '--bind-address',
+      '127.0.0.1',
+      '--secure-port',
+      '0',
+      '--v=1',
     ]);
     await this.startContainerd();
     this.startKubelet();
@@ -240,14 +330,19 @@ export class Cluster {
     // Before anything can be forwarded: nothing from the bridge goes anywhere but the bridge.
     must('iptables', ['-t', 'mangle', '-I', ...DROP_RULE]);
     must('ip6tables', ['-t', 'mangle', '-I', 'FORWARD', '-i', NET.bridge, '-j', 'DROP']);
-    this.undo.push(['drop rules', () => {
-      while (sh('iptables', ['-t', 'mangle', '-D', ...DROP_RULE]).status === 0);
-      while (sh('ip6tables', ['-t', 'mangle', '-D', 'FORWARD', '-i', NET.bridge, '-j', 'DROP']).status === 0);
-    }]);
+    this.undo.push([
+      'drop rules',
+      () => {
+        while (sh('iptables', ['-t', 'mangle', '-D', ...DROP_RULE]).status === 0);
+        while (sh('ip6tables', ['-t', 'mangle', '-D', 'FORWARD', '-i', NET.bridge, '-j', 'DROP']).status === 0);
+      },
+    ]);
   }
 
   dropRuleFirst() {
-    const first = sh('iptables', ['-t', 'mangle', '-S', 'FORWARD']).stdout.split('\n').filter((l) => l.startsWith('-A FORWARD'))[0];
+    const first = sh('iptables', ['-t', 'mangle', '-S', 'FORWARD'])
+      .stdout.split('\n')
+      .filter((l) => l.startsWith('-A FORWARD'))[0];
     if (!first?.includes(`-i ${NET.bridge}`)) {
       sh('iptables', ['-t', 'mangle', '-D', ...DROP_RULE]);
       must('iptables', ['-t', 'mangle', '-I', ...DROP_RULE]);
@@ -258,7 +353,9 @@ export class Cluster {
     mkdirSync(CONTAINERD_ROOT, { recursive: true });
     mkdirSync(join(WORK, 'cni'), { recursive: true });
     this.containerdSocket = join(WORK, 'containerd.sock');
-    writeFileSync(join(WORK, 'containerd.toml'), `version = 2
+    writeFileSync(
+      join(WORK, 'containerd.toml'),
+      `version = 2
 root = "${CONTAINERD_ROOT}"
 state = "${join(WORK, 'containerd-state')}"
 [grpc]
@@ -281,15 +378,34 @@ state = "${join(WORK, 'containerd-state')}"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "${join(WORK, 'cni')}"
-`);
-    writeFileSync(join(WORK, 'cni', '10-vault.conflist'), JSON.stringify({
-      cniVersion: '1.0.0',
-      name: 'vault-test',
-      plugins: [{
-        type: 'bridge', bridge: NET.bridge, isGateway: true, ipMasq: false, hairpinMode: true,
-        ipam: { type: 'host-local', dataDir: join(WORK, 'cni-ipam'), ranges: [[{ subnet: NET.podCidr, gateway: NET.nodeIp }]], routes: [{ dst: '0.0.0.0/0' }] },
-      }],
-    }, null, 2));
+`,
+    );
+    writeFileSync(
+      join(WORK, 'cni', '10-vault.conflist'),
+      JSON.stringify(
+        {
+          cniVersion: '1.0.0',
+          name: 'vault-test',
+          plugins: [
+            {
+              type: 'bridge',
+              bridge: NET.bridge,
+              isGateway: true,
+              ipMasq: false,
+              hairpinMode: true,
+              ipam: {
+                type: 'host-local',
+                dataDir: join(WORK, 'cni-ipam'),
+                ranges: [[{ subnet: NET.podCidr, gateway: NET.nodeIp }]],
+                routes: [{ dst: '0.0.0.0/0' }],
+              },
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     this.spawn('containerd', 'containerd', ['--config', join(WORK, 'containerd.toml')]);
     await this.until('containerd', 60, () => this.ctr(['version'], { allowFail: true }).status === 0 || 'no answer');
   }
@@ -304,7 +420,9 @@ state = "${join(WORK, 'containerd-state')}"
     // The kubelet links the pods' logs from this fixed folder: removed again if it makes it.
     if (!existsSync('/var/log/containers')) writeFileSync(join(WORK, 'made-var-log-containers'), '');
     const config = join(WORK, 'kubelet.yaml');
-    writeFileSync(config, `apiVersion: kubelet.config.k8s.io/v1beta1
+    writeFileSync(
+      config,
+      `apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 authentication:
   anonymous: { enabled: false }
@@ -327,16 +445,30 @@ evictionHard: { memory.available: "50Mi", nodefs.available: "1%", imagefs.availa
 serializeImagePulls: false
 # Under the run's folder, so that the teardown takes them (/var/log/containers gets links only).
 podLogsDir: ${join(WORK, 'pod-logs')}
-`);
+`,
+    );
     this.spawn('kubelet', join(this.bin, 'kubelet'), [
-      '--config', config, '--kubeconfig', this.kubeconfig, '--root-dir', join(WORK, 'kubelet'), '--cert-dir', join(WORK, 'kubelet-pki'),
-      '--hostname-override', NODE_NAME, '--node-ip', NET.nodeIp, '--v=1',
+      '--config',
+      config,
+      '--kubeconfig',
+      this.kubeconfig,
+      '--root-dir',
+      join(WORK, 'kubelet'),
+      '--cert-dir',
+      join(WORK, 'kubelet-pki'),
+      '--hostname-override',
+      NODE_NAME,
+      '--node-ip',
+      NET.nodeIp,
+      '--v=1',
     ]);
   }
 
   startKubeProxy() {
     const config = join(WORK, 'kube-proxy.yaml');
-    writeFileSync(config, `apiVersion: kubeproxy.config.k8s.io/v1alpha1
+    writeFileSync(
+      config,
+      `apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
 clientConnection: { kubeconfig: "${this.kubeconfig}" }
 hostnameOverride: ${NODE_NAME}
@@ -349,13 +481,16 @@ metricsBindAddress: 127.0.0.1:10249
 conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s }
 iptables: { localhostNodePorts: false }
 nodePortAddresses: ["${NET.nodeIp}/32"]
-`);
+`,
+    );
     this.spawn('kube-proxy', join(this.bin, 'kube-proxy'), ['--config', config, '--v=1']);
   }
 
   startCoreDns() {
     // Cluster names only: no forwarding, so no pod's query leaves the machine.
-    writeFileSync(join(WORK, 'Corefile'), `.:53 {
+    writeFileSync(
+      join(WORK, 'Corefile'),
+      `.:53 {
     bind ${NET.nodeIp}
     errors
     kubernetes cluster.local in-addr.arpa ip6.arpa {
@@ -364,7 +499,8 @@ nodePortAddresses: ["${NET.nodeIp}/32"]
     }
     cache 10
 }
-`);
+`,
+    );
     this.spawn('coredns', join(this.bin, 'coredns'), ['-conf', join(WORK, 'Corefile')]);
   }
 
@@ -388,10 +524,13 @@ nodePortAddresses: ["${NET.nodeIp}/32"]
     }
     if (this.node && existsSync(join(WORK, 'containerd.sock'))) {
       // Whatever the kubelet did not remove.
-      for (const id of this.ctr(['tasks', 'ls', '-q'], { allowFail: true }).stdout.split('\n').filter(Boolean)) this.ctr(['tasks', 'kill', '-s', 'SIGKILL', id], { allowFail: true });
+      for (const id of this.ctr(['tasks', 'ls', '-q'], { allowFail: true }).stdout.split('\n').filter(Boolean))
+        this.ctr(['tasks', 'kill', '-s', 'SIGKILL', id], { allowFail: true });
       await sleep(500);
-      for (const id of this.ctr(['tasks', 'ls', '-q'], { allowFail: true }).stdout.split('\n').filter(Boolean)) this.ctr(['tasks', 'delete', '-f', id], { allowFail: true });
-      for (const id of this.ctr(['containers', 'ls', '-q'], { allowFail: true }).stdout.split('\n').filter(Boolean)) this.ctr(['containers', 'delete', id], { allowFail: true });
+      for (const id of this.ctr(['tasks', 'ls', '-q'], { allowFail: true }).stdout.split('\n').filter(Boolean))
+        this.ctr(['tasks', 'delete', '-f', id], { allowFail: true });
+      for (const id of this.ctr(['containers', 'ls', '-q'], { allowFail: true }).stdout.split('\n').filter(Boolean))
+        this.ctr(['containers', 'delete', id], { allowFail: true });
     }
     for (const { child } of [...this.processes].reverse()) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

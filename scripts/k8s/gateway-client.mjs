@@ -21,9 +21,16 @@ export class GatewayClient {
     return new Promise((resolve, reject) => {
       const req = request(
         {
-          host: this.address, port: this.port, method, path, agent: false, timeout: timeoutMs,
+          host: this.address,
+          port: this.port,
+          method,
+          path,
+          agent: false,
+          timeout: timeoutMs,
           headers: {
-            host: HOST, origin: `http://${HOST}`, ...(this.cookie ? { cookie: this.cookie } : {}),
+            host: HOST,
+            origin: `http://${HOST}`,
+            ...(this.cookie ? { cookie: this.cookie } : {}),
             ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
             ...headers,
           },
@@ -54,7 +61,10 @@ export class GatewayClient {
   async login(username, password) {
     const res = await this.send('POST', '/api/login', { username, password });
     if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${res.text}`);
-    this.cookie = [res.headers['set-cookie'] ?? []].flat().map((c) => c.split(';')[0]).join('; ');
+    this.cookie = [res.headers['set-cookie'] ?? []]
+      .flat()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     return res;
   }
 }
@@ -92,9 +102,16 @@ async function runLoad({ address, port, cookie, rate }) {
   const writes = [];
   // Every service in the mix: planner (targets), journal, audit (the log), auth (the user); 30 % writes.
   const mix = [
-    ['GET', '/api/targets'], ['GET', '/api/journal?limit=20'], ['POST', '/api/journal'], ['GET', '/api/user'],
-    ['POST', '/api/targets'], ['GET', '/api/targets'], ['GET', '/api/logs?limit=5'], ['POST', '/api/journal'],
-    ['GET', '/api/journal/count'], ['GET', '/api/journal?limit=20'],
+    ['GET', '/api/targets'],
+    ['GET', '/api/journal?limit=20'],
+    ['POST', '/api/journal'],
+    ['GET', '/api/user'],
+    ['POST', '/api/targets'],
+    ['GET', '/api/targets'],
+    ['GET', '/api/logs?limit=5'],
+    ['POST', '/api/journal'],
+    ['GET', '/api/journal/count'],
+    ['GET', '/api/journal?limit=20'],
   ];
   const inFlight = new Set();
   let sequence = 0;
@@ -107,7 +124,16 @@ async function runLoad({ address, port, cookie, rate }) {
     const done = client
       .send(method, path, body, { timeoutMs: 10_000 })
       .then((res) => {
-        results.push({ n, method, path, started, ended: Date.now(), status: res.status, ok: res.status < 400, detail: res.status < 400 ? '' : res.text.slice(0, 160) });
+        results.push({
+          n,
+          method,
+          path,
+          started,
+          ended: Date.now(),
+          status: res.status,
+          ok: res.status < 400,
+          detail: res.status < 400 ? '' : res.text.slice(0, 160),
+        });
         if (method === 'POST' && res.status < 300) writes.push({ path, id: res.json?.id });
       })
       .catch((error) => results.push({ n, method, path, started, ended: Date.now(), status: 0, ok: false, detail: error.message }))

@@ -52,7 +52,12 @@ export class Stores {
     this.children = [];
     this.bucket = `vault-k8s-${randomBytes(4).toString('hex')}`;
     this.passwords = Object.fromEntries(SERVICES.map((s) => [s, randomBytes(12).toString('hex')]));
-    this.s3 = new S3Client({ endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: S3.accessKey, secretAccessKey: S3.secretKey } });
+    this.s3 = new S3Client({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: S3.accessKey, secretAccessKey: S3.secretKey },
+    });
   }
 
   /** What the chart's values and Secret need. */
@@ -75,7 +80,9 @@ export class Stores {
     if (s3Up.status !== 0) throw new Error(`scripts/s3-server/start.sh: ${s3Up.stderr || s3Up.stdout}`);
     for (const [name, [listen, target]] of Object.entries(FORWARDS)) {
       const log = openSync(join(WORK, 'logs', `socat-${name}.log`), 'a');
-      this.children.push(spawn('socat', [`TCP-LISTEN:${listen},bind=${NET.nodeIp},fork,reuseaddr`, `TCP:127.0.0.1:${target}`], { stdio: ['ignore', log, log] }));
+      this.children.push(
+        spawn('socat', [`TCP-LISTEN:${listen},bind=${NET.nodeIp},fork,reuseaddr`, `TCP:127.0.0.1:${target}`], { stdio: ['ignore', log, log] }),
+      );
       await waitFor(`the ${name} forward`, NET.nodeIp, listen);
     }
     await this.startNats();
@@ -122,10 +129,13 @@ export class Stores {
     const counts = {};
     for (const service of SERVICES) {
       await this.admin(async (db) => {
-        const { rows } = await db.query(`
+        const { rows } = await db.query(
+          `
           select table_schema || '.' || table_name as name,
                  (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %I.%I', table_schema, table_name), false, true, '')))[1]::text::int as rows
-            from information_schema.tables where table_schema = $1 order by 1`, [service]);
+            from information_schema.tables where table_schema = $1 order by 1`,
+          [service],
+        );
         for (const row of rows) counts[row.name] = row.rows;
       }, `vault_k8s_${service}`);
     }

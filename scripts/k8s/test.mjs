@@ -75,7 +75,8 @@ async function check(name, fn) {
 function run(command, args, { input = undefined, env = undefined, allowFail = false, timeout = undefined } = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', input, env: env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout });
   if (result.error) throw result.error;
-  if (!allowFail && result.status !== 0) throw new Error(`${command.split('/').pop()} ${args.slice(0, 4).join(' ')}: ${(result.stderr || result.stdout).trim().split('\n').slice(-20).join('\n')}`);
+  if (!allowFail && result.status !== 0)
+    throw new Error(`${command.split('/').pop()} ${args.slice(0, 4).join(' ')}: ${(result.stderr || result.stdout).trim().split('\n').slice(-20).join('\n')}`);
   return result;
 }
 /** A program built from its Go module by its script (long the first time: its progress is shown), then cached. */
@@ -134,8 +135,9 @@ let fatal;
 try {
   await step('Debian packages', () => ensurePackages(log, { node }));
   // VAULT_K8S_PROGRAMS: a folder of programs built elsewhere (the names of build.sh), instead of building them.
-  const programs = await step('Kubernetes programs (scripts/k8s/build.sh, versions in scripts/k8s/versions.env)', () =>
-    process.env.VAULT_K8S_PROGRAMS ?? tool('scripts/k8s/build.sh', ...(node ? [] : ['kube-apiserver', 'etcd', 'kubectl'])),
+  const programs = await step(
+    'Kubernetes programs (scripts/k8s/build.sh, versions in scripts/k8s/versions.env)',
+    () => process.env.VAULT_K8S_PROGRAMS ?? tool('scripts/k8s/build.sh', ...(node ? [] : ['kube-apiserver', 'etcd', 'kubectl'])),
   );
   const helmPath = await step('helm (scripts/tools/helm.sh)', () => tool('scripts/tools/helm.sh'));
   let images = [];
@@ -150,7 +152,13 @@ try {
   }
 
   cluster = new Cluster({ bin: programs, node, pauseImage, log });
-  const kubeEnv = { ...process.env, KUBECONFIG: cluster.kubeconfig, HELM_CACHE_HOME: `${WORK}/helm/cache`, HELM_CONFIG_HOME: `${WORK}/helm/config`, HELM_DATA_HOME: `${WORK}/helm/data` };
+  const kubeEnv = {
+    ...process.env,
+    KUBECONFIG: cluster.kubeconfig,
+    HELM_CACHE_HOME: `${WORK}/helm/cache`,
+    HELM_CONFIG_HOME: `${WORK}/helm/config`,
+    HELM_DATA_HOME: `${WORK}/helm/data`,
+  };
   const helm = (args, extra = {}) => run(helmPath, args, { env: kubeEnv, ...extra });
   const kubectl = (args, extra = {}) => cluster.kubectl(args, extra);
 
@@ -160,7 +168,7 @@ try {
 
   if (node) {
     await step('cluster: controller-manager, scheduler, containerd, kubelet, kube-proxy, CoreDNS; the node Ready', () => cluster.startNode());
-    await step('images into the node\'s containerd (podman save | ctr import)', () => {
+    await step("images into the node's containerd (podman save | ctr import)", () => {
       const { imported, kept } = loadImages(cluster, [...images, pauseImage], containersEnv());
       return `${imported.length} imported, ${kept} already there`;
     });
@@ -183,7 +191,9 @@ try {
 const failed = results.filter((r) => !r.ok);
 process.stdout.write('\nstep durations\n');
 for (const { name, seconds } of durations) process.stdout.write(`  ${seconds.toFixed(1).padStart(7)} s  ${name}\n`);
-process.stdout.write(`\n${results.length - failed.length} checks passed, ${failed.length} failed${fatal ? ', and a step failed' : ''}, in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`);
+process.stdout.write(
+  `\n${results.length - failed.length} checks passed, ${failed.length} failed${fatal ? ', and a step failed' : ''}, in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
+);
 for (const f of failed) process.stdout.write(`  FAIL  ${f.name}\n`);
 process.exit(failed.length || fatal ? 1 : 0);
 

@@ -47,7 +47,8 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
       child.stderr.on('data', (c) => (output += c));
       child.on('exit', (code) => resolve({ code, output }));
     });
-  const pods = () => JSON.parse(kubectl(['get', 'pods', '-n', NS, '-o', 'json']).stdout).items.filter((p) => !p.metadata.labels?.['job-name'] && !p.metadata.deletionTimestamp);
+  const pods = () =>
+    JSON.parse(kubectl(['get', 'pods', '-n', NS, '-o', 'json']).stdout).items.filter((p) => !p.metadata.labels?.['job-name'] && !p.metadata.deletionTimestamp);
   const ready = (pod) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
   const restarts = () => Object.fromEntries(pods().map((p) => [p.metadata.name, (p.status.containerStatuses ?? []).reduce((n, c) => n + c.restartCount, 0)]));
   const releaseStatus = () => JSON.parse(helm(['status', RELEASE, '-n', NS, '-o', 'json']).stdout);
@@ -67,8 +68,14 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     };
     kubectl(['apply', '-f', '-'], {
       input: JSON.stringify({
-        apiVersion: 'v1', kind: 'List', items: [
-          { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } } },
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          {
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } },
+          },
           { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-secrets', namespace: NS }, type: 'Opaque', stringData },
         ],
       }),
@@ -93,7 +100,9 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     return `revision ${releaseStatus().version}`;
   });
   await check('the node is Ready (kubelet of scripts/k8s/versions.env)', () => {
-    const nodeInfo = JSON.parse(kubectl(['get', 'nodes', '-o', 'json']).stdout).items.map((n) => `${n.metadata.name} ${n.status.nodeInfo.kubeletVersion} Ready=${n.status.conditions.find((c) => c.type === 'Ready').status}`);
+    const nodeInfo = JSON.parse(kubectl(['get', 'nodes', '-o', 'json']).stdout).items.map(
+      (n) => `${n.metadata.name} ${n.status.nodeInfo.kubeletVersion} Ready=${n.status.conditions.find((c) => c.type === 'Ready').status}`,
+    );
     assert(nodeInfo.length === 1 && nodeInfo[0].endsWith('Ready=True'), nodeInfo.join(', '));
     return nodeInfo[0];
   });
@@ -107,7 +116,10 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     assert(missing.length === 0, `Jobs not seen to succeed: ${missing.map((m) => `${m} (${jobsSeen.get(m) ?? 'never seen'})`).join(', ')}`);
     // The services start with VAULT_SKIP_MIGRATIONS=true: the schemas are the Jobs' work.
     for (const service of SERVICES) {
-      const tables = await stores.admin((db) => db.query("select count(*)::int as n from information_schema.tables where table_schema = $1", [service]), `vault_k8s_${service}`);
+      const tables = await stores.admin(
+        (db) => db.query('select count(*)::int as n from information_schema.tables where table_schema = $1', [service]),
+        `vault_k8s_${service}`,
+      );
       assert(tables.rows[0].n > 0, `no tables in the schema ${service}`);
     }
     return [...jobsSeen].map(([name, state]) => `${name} ${state}`).join(', ');
@@ -115,7 +127,10 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
   await check('all pods Ready on their probes, none restarted', () => {
     const all = pods();
     const byApp = APPS.map((app) => all.filter((p) => p.metadata.labels['app.kubernetes.io/component'] === app));
-    assert(byApp.every((list) => list.length >= 1 && list.every(ready)), all.map((p) => `${p.metadata.name} ready=${ready(p)}`).join(', '));
+    assert(
+      byApp.every((list) => list.length >= 1 && list.every(ready)),
+      all.map((p) => `${p.metadata.name} ready=${ready(p)}`).join(', '),
+    );
     const restarted = Object.entries(restarts()).filter(([, n]) => n > 0);
     assert(restarted.length === 0, `restarted: ${restarted.map(([p, n]) => `${p} x${n}`).join(', ')}`);
     return all.map((p) => p.metadata.name).join(', ');
@@ -141,14 +156,20 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     const created = await owner.send('POST', '/api/targets', { title: 'Cluster target' });
     assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
     const listed = await owner.send('GET', '/api/targets');
-    assert(listed.json?.some((t) => t.id === created.json.id && t.title === 'Cluster target'), `not listed: ${listed.text.slice(0, 300)}`);
+    assert(
+      listed.json?.some((t) => t.id === created.json.id && t.title === 'Cluster target'),
+      `not listed: ${listed.text.slice(0, 300)}`,
+    );
     return created.json.id;
   });
   await check('a journal entry: written and read back decrypted (journal-svc, the master key from the Secret)', async () => {
     const created = await owner.send('POST', '/api/journal', { content: 'Written on a real node.' });
     assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
     const listed = await owner.send('GET', '/api/journal');
-    assert(listed.json?.some((e) => e.id === created.json.id && e.content === 'Written on a real node.'), `not read back: ${listed.text.slice(0, 300)}`);
+    assert(
+      listed.json?.some((e) => e.id === created.json.id && e.content === 'Written on a real node.'),
+      `not read back: ${listed.text.slice(0, 300)}`,
+    );
     return created.json.id;
   });
   await check('a photo: uploaded to its presigned URL, registered, served back through the gateway (media-svc, the bucket)', async () => {
@@ -190,7 +211,9 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
   // No pause: a replica that did not take the self-destruct refuses an ended session with 410 at once and logs nothing.
   await check("self-destruct erased every service's data: PostgreSQL, the bucket, Redis", async () => {
     const counts = await stores.rowCounts();
-    const nonEmpty = Object.entries(counts).filter(([, n]) => n > 0).map(([t, n]) => `${t}=${n}`);
+    const nonEmpty = Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t}=${n}`);
     // Only the destroyed mark itself, and media-svc's watch for what old upload URLs still bring in.
     assert(JSON.stringify(nonEmpty) === JSON.stringify(['auth.vault_state=1', 'media.erasure_watch=1']), `rows left: ${nonEmpty.join(', ')}`);
     const keys = await stores.bucketKeys();
@@ -202,7 +225,10 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
   await check('after self-destruct every gateway replica refuses: 410, and records nothing', async () => {
     const answers = [];
     for (let i = 0; i < 10; i++) answers.push((await owner.send('GET', '/api/targets')).status);
-    assert(answers.every((s) => s === 410), `GET /api/targets: ${answers.join(' ')}`);
+    assert(
+      answers.every((s) => s === 410),
+      `GET /api/targets: ${answers.join(' ')}`,
+    );
     const status = await owner.send('GET', '/api/system/status');
     assert(status.text === '{"destroyed":true}', status.text);
     const audit = await stores.rowCounts();
@@ -213,10 +239,26 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
 
 // ------------------------------------------------------------------ 3: a failing migration
 async function failedMigration({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus }) {
-  const before = pods().map((p) => p.metadata.uid).sort();
+  const before = pods()
+    .map((p) => p.metadata.uid)
+    .sort();
   const revision = releaseStatus().version;
   await step('helm upgrade whose planner migration fails (its Job gets a database that does not exist)', async () => {
-    const result = await helmAsync(['upgrade', RELEASE, 'deploy/helm', '-n', NS, ...baseValues, '--set', 'secrets.databaseUrl.planner.key=BROKEN_DATABASE_URL', '--set', 'migrations.job.backoffLimit=0', '--wait', '--timeout', '4m']);
+    const result = await helmAsync([
+      'upgrade',
+      RELEASE,
+      'deploy/helm',
+      '-n',
+      NS,
+      ...baseValues,
+      '--set',
+      'secrets.databaseUrl.planner.key=BROKEN_DATABASE_URL',
+      '--set',
+      'migrations.job.backoffLimit=0',
+      '--wait',
+      '--timeout',
+      '4m',
+    ]);
     assert(result.code !== 0, 'the upgrade succeeded');
     return result.output.trim().split('\n').pop();
   });
@@ -239,7 +281,15 @@ async function failedMigration({ owner, helmAsync, baseValues, kubectl, check, s
     assert(status.info.status === 'deployed', `release ${status.info.status}`);
     const all = pods();
     assert(all.every(ready), 'not every pod Ready');
-    const env = kubectl(['get', 'deployment', `${RELEASE}-planner-svc`, '-n', NS, '-o', 'jsonpath={.spec.template.spec.containers[0].env[?(@.name=="DATABASE_URL")].valueFrom.secretKeyRef.key}']).stdout;
+    const env = kubectl([
+      'get',
+      'deployment',
+      `${RELEASE}-planner-svc`,
+      '-n',
+      NS,
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].env[?(@.name=="DATABASE_URL")].valueFrom.secretKeyRef.key}',
+    ]).stdout;
     assert(env === 'PLANNER_DATABASE_URL', `planner-svc reads ${env}`);
     const created = await owner.send('POST', '/api/targets', { title: 'After the rollback' });
     assert(created.status < 300, `POST /api/targets: ${created.status}`);
@@ -268,7 +318,10 @@ async function natsRestart({ owner, stores, check, step, restarts, pods, ready, 
     const failedAfter = results.filter((r) => !r.ok && r.started >= returnedAt);
     const recovery = failedAfter.length ? (Math.max(...failedAfter.map((r) => r.started)) - returnedAt) / 1000 : 0;
     const lastTen = results.filter((r) => r.started >= returnedAt + 10_000);
-    assert(recovery <= 10 && lastTen.length > 0 && lastTen.every((r) => r.ok), `last failure ${recovery.toFixed(1)} s after NATS returned: ${JSON.stringify(summarize(failedAfter).groups)}`);
+    assert(
+      recovery <= 10 && lastTen.length > 0 && lastTen.every((r) => r.ok),
+      `last failure ${recovery.toFixed(1)} s after NATS returned: ${JSON.stringify(summarize(failedAfter).groups)}`,
+    );
     const restartsAfter = restarts();
     const restarted = Object.keys(restartsAfter).filter((p) => restartsAfter[p] !== restartsBefore[p]);
     assert(restarted.length === 0, `restarted: ${restarted.join(', ')}`);
@@ -324,7 +377,12 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
   await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
     const summary = summarize(results);
     const lost = await lostWrites(writes);
-    assert(summary.failed === 0 && lost.length === 0, `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    assert(
+      summary.failed === 0 && lost.length === 0,
+      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
     assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
     return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found`;
   });
@@ -336,7 +394,20 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
   // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
   await step('steady load (50 req/s); a rolling upgrade (config.lockout.failures=6 rolls every Deployment)', async () => {
     await sleep(3000);
-    const result = await helmAsync(['upgrade', RELEASE, 'deploy/helm', '-n', NS, ...baseValues, ...twoOfEach, '--set', 'config.lockout.failures=6', '--wait', '--timeout', '8m']);
+    const result = await helmAsync([
+      'upgrade',
+      RELEASE,
+      'deploy/helm',
+      '-n',
+      NS,
+      ...baseValues,
+      ...twoOfEach,
+      '--set',
+      'config.lockout.failures=6',
+      '--wait',
+      '--timeout',
+      '8m',
+    ]);
     assert(result.code === 0, result.output);
     await sleep(3000);
   });
@@ -345,7 +416,12 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
   await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
     const summary = summarize(results);
     const lost = await lostWrites(writes);
-    assert(summary.failed === 0 && lost.length === 0, `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    assert(
+      summary.failed === 0 && lost.length === 0,
+      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+    );
     assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
     const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
     const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
@@ -368,10 +444,21 @@ function keepForDiagnosis(name, results, podList) {
     }
   }
   const started = Math.min(...results.map((r) => r.started));
-  writeFileSync(join(WORK, 'logs', `load-${name}.json`), JSON.stringify({
-    started: new Date(started).toISOString(),
-    failed: failed.map((r) => ({ ...r, at: (r.started - started) / 1000, took: (r.ended - r.started) / 1000 })),
-    pods: podList.map((p) => ({ name: p.metadata.name, created: p.metadata.creationTimestamp, ready: p.status.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime })),
-    throttling,
-  }, null, 2));
+  writeFileSync(
+    join(WORK, 'logs', `load-${name}.json`),
+    JSON.stringify(
+      {
+        started: new Date(started).toISOString(),
+        failed: failed.map((r) => ({ ...r, at: (r.started - started) / 1000, took: (r.ended - r.started) / 1000 })),
+        pods: podList.map((p) => ({
+          name: p.metadata.name,
+          created: p.metadata.creationTimestamp,
+          ready: p.status.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime,
+        })),
+        throttling,
+      },
+      null,
+      2,
+    ),
+  );
 }

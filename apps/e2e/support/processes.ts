@@ -46,13 +46,7 @@ process.on('exit', () => {
   }
 });
 
-export function spawnGroup(
-  name: string,
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string = ROOT_DIR,
-): ProcessGroup {
+export function spawnGroup(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string = ROOT_DIR): ProcessGroup {
   mkdirSync(SERVER_LOGS_DIR, { recursive: true });
   const logFile = join(SERVER_LOGS_DIR, `${name}.log`);
   const fd = openSync(logFile, 'a');
@@ -216,7 +210,10 @@ export function freePort(): Promise<number> {
 /** The absolute path of an executable on PATH (or in the sbin folders), if any. */
 export function findExecutable(name: string): string | undefined {
   const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
-  return folders.filter(Boolean).map((dir) => join(dir, name)).find((file) => existsSync(file));
+  return folders
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .find((file) => existsSync(file));
 }
 
 const SERVER_VARIABLES = new Set([

@@ -36,16 +36,25 @@ export async function seedVault(page: Page): Promise<Seeded> {
   const t = tag();
   const request = page.request;
   const target = `Infiltrate the northern perimeter checkpoint ${t}`;
-  const done = await api<{ id: string }>(request, 'POST', '/api/targets', { title: `Decode the intercepted transmission ${t}`, description: 'Frequencies 4.2 and 7.9 MHz; cross-check with the morning log.' });
+  const done = await api<{ id: string }>(request, 'POST', '/api/targets', {
+    title: `Decode the intercepted transmission ${t}`,
+    description: 'Frequencies 4.2 and 7.9 MHz; cross-check with the morning log.',
+  });
   await api(request, 'PATCH', `/api/targets/${done.id}`, { completed: true });
   await api(request, 'POST', '/api/targets', { title: target, description: 'Two guards at dawn.' });
 
   const journalTitle = `Operation Nightfall debrief ${t}`;
-  await api(request, 'POST', '/api/journal', { title: journalTitle, content: 'First line of the field report.\nSecond line, with a somewhat longer sentence that has to wrap on a phone screen.' });
+  await api(request, 'POST', '/api/journal', {
+    title: journalTitle,
+    content: 'First line of the field report.\nSecond line, with a somewhat longer sentence that has to wrap on a phone screen.',
+  });
 
   const study = `Cryptography fundamentals ${t}`;
   await api(request, 'POST', '/api/studies', { subject: study, endGoal: 'Break a Vigenère cipher by hand in under ten minutes' });
-  const archived = await api<{ id: string }>(request, 'POST', '/api/studies', { subject: `Morse code ${t}`, endGoal: 'Send and receive at 15 words per minute' });
+  const archived = await api<{ id: string }>(request, 'POST', '/api/studies', {
+    subject: `Morse code ${t}`,
+    endGoal: 'Send and receive at 15 words per minute',
+  });
   await api(request, 'PATCH', `/api/studies/${archived.id}`, { completed: true });
 
   const mission = `Map every exit of the building ${t}`;
@@ -53,7 +62,13 @@ export async function seedVault(page: Page): Promise<Seeded> {
 
   const template = `Morning perimeter briefing ${t}`;
   for (const dayOfWeek of new Set([1, todayWeekday()])) {
-    await api(request, 'POST', '/api/weekly-templates', { title: template, time: '07:30', dayOfWeek, description: 'Coffee, maps and the day\u2019s objectives.', isRepeating: true });
+    await api(request, 'POST', '/api/weekly-templates', {
+      title: template,
+      time: '07:30',
+      dayOfWeek,
+      description: 'Coffee, maps and the day\u2019s objectives.',
+      isRepeating: true,
+    });
     await api(request, 'POST', '/api/weekly-templates', { title: `One-time supply drop ${t}`, time: '16:45', dayOfWeek, isRepeating: false });
   }
   const items = await api<{ id: string; completed: boolean }[]>(request, 'POST', '/api/schedule/apply-weekly-template', { date: todayUtc() });

@@ -244,7 +244,11 @@ export async function startDistributed(mode: Mode, notBefore: Promise<unknown> =
     const server = process.env.VAULT_E2E_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432';
     const databaseUrl = `${server.replace(/\/+$/, '')}/vault_e2e_${randomBytes(5).toString('hex')}`;
     // The launcher creates the database; dropping one that was never created is harmless.
-    cleanup.add(`drop ${databaseUrl}`, () => dropDatabase(databaseUrl), () => dropDatabaseSync(databaseUrl));
+    cleanup.add(
+      `drop ${databaseUrl}`,
+      () => dropDatabase(databaseUrl),
+      () => dropDatabaseSync(databaseUrl),
+    );
 
     await notBefore.catch(() => undefined);
     const started = Date.now();

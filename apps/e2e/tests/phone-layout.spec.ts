@@ -124,7 +124,9 @@ test.describe('layout', () => {
     await expect(row(1)).toContainText('ONE-TIME');
 
     await page.setViewportSize(DESKTOP);
-    await row(1).getByRole('button', { name: `Edit Drill 1 ${t}` }).click();
+    await row(1)
+      .getByRole('button', { name: `Edit Drill 1 ${t}` })
+      .click();
     const editor = page.getByRole('form', { name: `Edit Drill 1 ${t}` });
     await editor.getByLabel('Title').fill(`Drill one, weekly now ${t}`);
     await editor.getByLabel('Repeating weekly (uncheck for one-time missions that delete after completion)').check();
@@ -133,7 +135,10 @@ test.describe('layout', () => {
     await editor.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toasts(page)).toContainText('Template Updated');
     await page.reload();
-    const edited = page.getByRole('list', { name: 'Monday templates' }).getByRole('listitem').filter({ hasText: `Drill one, weekly now ${t}` });
+    const edited = page
+      .getByRole('list', { name: 'Monday templates' })
+      .getByRole('listitem')
+      .filter({ hasText: `Drill one, weekly now ${t}` });
     await expect(edited).toContainText('WEEKLY');
     await expect(edited).toContainText('1:10 AM');
     await snapshot('weekly-templates-1280');

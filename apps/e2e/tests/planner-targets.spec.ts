@@ -4,7 +4,10 @@ import type { Page } from '@playwright/test';
 import { expect, panel, signInByApi, test, toasts } from '../support/fixtures.ts';
 
 function stat(page: Page, label: string) {
-  return page.locator('dl > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+  return page
+    .locator('dl > div')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .locator('dd');
 }
 
 async function expectNoHorizontalOverflow(page: Page) {

@@ -59,7 +59,10 @@ test.describe('planner: weekly schedule', () => {
       await expect(toast.getByText('Template Created', { exact: true })).toBeVisible();
       await expect(form.getByPlaceholder('Morning briefing...')).toHaveValue('');
     }
-    const mine = templates.getByRole('list', { name: `${todayName} templates` }).getByRole('listitem').filter({ hasText: tag });
+    const mine = templates
+      .getByRole('list', { name: `${todayName} templates` })
+      .getByRole('listitem')
+      .filter({ hasText: tag });
     await expect(mine).toHaveCount(2);
     await expect(mine.nth(0)).toContainText('12:30 AM');
     await expect(mine.nth(0)).toContainText(midnight);
@@ -80,7 +83,10 @@ test.describe('planner: weekly schedule', () => {
     }
 
     // Delete one template; its mission for today stays in the log.
-    await mine.filter({ hasText: midnight }).getByRole('button', { name: `Delete ${midnight}` }).click();
+    await mine
+      .filter({ hasText: midnight })
+      .getByRole('button', { name: `Delete ${midnight}` })
+      .click();
     await expect(toast.getByText('Template Deleted', { exact: true })).toBeVisible();
     await expect(mine).toHaveCount(1);
     await expect(todaysLog.getByRole('listitem').filter({ hasText: midnight })).toHaveCount(1);

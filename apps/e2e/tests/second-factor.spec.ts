@@ -17,7 +17,14 @@ async function addVirtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
 }
@@ -55,7 +62,10 @@ async function expectLatestActions(page: Page, origin: string, expected: Array<s
   await expect
     .poll(async () => {
       const rows = (await (await page.request.get(`${origin}/api/logs`)).json()) as Array<{ action: string }>;
-      const latest = rows.slice(0, expected.flat().length).map((row) => row.action).reverse();
+      const latest = rows
+        .slice(0, expected.flat().length)
+        .map((row) => row.action)
+        .reverse();
       let at = 0;
       return expected.map((item) => {
         const size = Array.isArray(item) ? item.length : 1;
@@ -92,7 +102,7 @@ test.describe('second factor', () => {
     await page.getByLabel('Authenticator or recovery code').fill(code(Date.now() + 30_000));
     await page.getByRole('button', { name: 'VERIFY' }).click();
     await expectSignedIn(page);
-  
+
     // The last factor goes only with the password; then the password alone signs in again.
     const again = await openSecondFactor(page);
     await again.getByRole('button', { name: 'Remove Authenticator app' }).click();
@@ -146,5 +156,4 @@ test.describe('second factor', () => {
       ['second_factor_succeeded', 'login_success'],
     ]);
   });
-
 });

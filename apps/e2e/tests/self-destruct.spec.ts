@@ -21,7 +21,11 @@ function watchDocuments(page: Page, documents: string[]): void {
 }
 
 test.describe('self-destruct', () => {
-  test('after PERFECT CELL: the farewell at every moment, never a text/plain page, and other tabs follow at their next action', async ({ page, context, snapshot }) => {
+  test('after PERFECT CELL: the farewell at every moment, never a text/plain page, and other tabs follow at their next action', async ({
+    page,
+    context,
+    snapshot,
+  }) => {
     test.setTimeout(120_000);
     const t = tag();
     const secrets = [`Secret target ${t}`, `Secret journal ${t}`];
@@ -84,7 +88,10 @@ test.describe('self-destruct', () => {
     const typed = await page.request.get('/api/login', { maxRedirects: 0 });
     expect(typed.status()).toBe(410);
 
-    expect(documents.filter((d) => !/ text\/html/.test(d)), 'documents that were not the web app').toEqual([]);
+    expect(
+      documents.filter((d) => !/ text\/html/.test(d)),
+      'documents that were not the web app',
+    ).toEqual([]);
     expect(documents.some((d) => d.includes('/api/'))).toBe(false);
   });
 });

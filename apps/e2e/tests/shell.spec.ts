@@ -17,8 +17,7 @@ const ROUTES = [
 
 const FINAL_WARNING =
   'FINAL WARNING: This will permanently erase ALL data including journal entries, targets, schedules, and photos. This action cannot be undone. Proceed with Perfect Cell?';
-const GLOBAL_ACCESS_CONFIRM =
-  'Enable global access? This will allow anyone to access the entire site without authentication.';
+const GLOBAL_ACCESS_CONFIRM = 'Enable global access? This will allow anyone to access the entire site without authentication.';
 
 function mainNav(page: Page) {
   return page.getByRole('navigation', { name: 'Main navigation' });

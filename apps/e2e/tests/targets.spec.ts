@@ -14,7 +14,10 @@ interface TargetJson {
 
 /** The value of a stat card ("Active Targets", "Eliminated", "Success Rate"). */
 function stat(page: Page, label: string) {
-  return page.locator('dl > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+  return page
+    .locator('dl > div')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .locator('dd');
 }
 
 async function statNumber(page: Page, label: string): Promise<number> {

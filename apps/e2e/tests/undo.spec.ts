@@ -30,7 +30,9 @@ test.describe('undo', () => {
     // Edited once, so that it has an "(Updated: ...)" date to keep as well.
     const edited = await api<Entry>(page.request, 'PATCH', `/api/journal/${created.id}`, { title: `Mis-tap ${t}`, content: 'Words worth keeping, edited.' });
     await page.reload();
-    const item = panel(page, 'INTELLIGENCE LOGS').getByRole('listitem').filter({ has: page.getByRole('heading', { name: `Mis-tap ${t}` }) });
+    const item = panel(page, 'INTELLIGENCE LOGS')
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: `Mis-tap ${t}` }) });
     const dates = await item.locator('p.text-xs').first().innerText();
     expect(dates).toContain('(Updated:');
 
@@ -57,13 +59,25 @@ test.describe('undo', () => {
     await signInByApi(page, owner, '/');
     const study = await api<{ id: string }>(page.request, 'POST', '/api/studies', { subject: `Undo study ${t}`, endGoal: 'Keep it' });
     const mission = await api<{ id: string }>(page.request, 'POST', '/api/activities', { title: `Undo mission ${t}` });
-    const template = await api<{ id: string }>(page.request, 'POST', '/api/weekly-templates', { title: `Undo template ${t}`, time: '05:15', dayOfWeek: 1, isRepeating: true });
+    const template = await api<{ id: string }>(page.request, 'POST', '/api/weekly-templates', {
+      title: `Undo template ${t}`,
+      time: '05:15',
+      dayOfWeek: 1,
+      isRepeating: true,
+    });
     await page.reload();
 
     const kinds = [
       { path: '/', button: `Delete Undo study ${t}`, text: `Undo study ${t}`, toast: 'Study Deleted', list: '/api/studies', id: study.id },
       { path: '/', button: `Delete Undo mission ${t}`, text: `Undo mission ${t}`, toast: 'Mission Removed', list: '/api/activities', id: mission.id },
-      { path: '/weekly-schedule', button: `Delete Undo template ${t}`, text: `Undo template ${t}`, toast: 'Template Deleted', list: '/api/weekly-templates', id: template.id },
+      {
+        path: '/weekly-schedule',
+        button: `Delete Undo template ${t}`,
+        text: `Undo template ${t}`,
+        toast: 'Template Deleted',
+        list: '/api/weekly-templates',
+        id: template.id,
+      },
     ];
     for (const kind of kinds) {
       if (new URL(page.url()).pathname !== kind.path) await page.goto(kind.path);

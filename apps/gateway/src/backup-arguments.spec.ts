@@ -18,21 +18,36 @@ describe('dist/backup.js arguments', () => {
     expect(parseBackupArguments(['--passphrase-file', '/run/p', '/tmp/v.zip.age'])).toEqual({ kind: 'file', file: '/tmp/v.zip.age', passphraseFile: '/run/p' });
   });
 
-  it('reads the CronJob\'s arguments: the volume, the bucket, or both', () => {
+  it("reads the CronJob's arguments: the volume, the bucket, or both", () => {
     const common = ['--passphrase-file', '/var/run/vault-backup/passphrase', '--keep', '7'];
-    expect(parseBackupArguments([...common, '--dir', '/backups'])).toEqual({ kind: 'scheduled', passphraseFile: '/var/run/vault-backup/passphrase', keep: 7, dir: '/backups' });
+    expect(parseBackupArguments([...common, '--dir', '/backups'])).toEqual({
+      kind: 'scheduled',
+      passphraseFile: '/var/run/vault-backup/passphrase',
+      keep: 7,
+      dir: '/backups',
+    });
     expect(parseBackupArguments([...common, '--s3-bucket', 'acme-backups', '--s3-prefix', 'vault/'])).toEqual({
       kind: 'scheduled',
       passphraseFile: '/var/run/vault-backup/passphrase',
       keep: 7,
       bucket: { name: 'acme-backups', prefix: 'vault/' },
     });
-    expect(parseBackupArguments([...common, '--dir', '/backups', '--s3-bucket', 'b-1'])).toMatchObject({ dir: '/backups', bucket: { name: 'b-1', prefix: '' } });
+    expect(parseBackupArguments([...common, '--dir', '/backups', '--s3-bucket', 'b-1'])).toMatchObject({
+      dir: '/backups',
+      bucket: { name: 'b-1', prefix: '' },
+    });
   });
 
   it('refuses a scheduled backup without a passphrase, a count or a destination, naming each', () => {
     const message = refusal(['--keep', '0', '--s3-prefix', '/x']);
-    for (const part of ['--passphrase-file: required', '--keep: required', '--dir or --s3-bucket', '--s3-prefix: only with --s3-bucket', '--s3-prefix: must not start with /']) expect(message).toContain(part);
+    for (const part of [
+      '--passphrase-file: required',
+      '--keep: required',
+      '--dir or --s3-bucket',
+      '--s3-prefix: only with --s3-bucket',
+      '--s3-prefix: must not start with /',
+    ])
+      expect(message).toContain(part);
     expect(refusal(['--passphrase-file', 'p', '--keep', '2.5', '--dir', '/b'])).toContain('--keep');
     expect(refusal(['--passphrase-file', 'p', '--keep', '2', '--dir', '/b', 'extra.zip'])).toContain('extra.zip is not expected');
   });

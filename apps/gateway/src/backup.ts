@@ -25,7 +25,9 @@ if (plan.kind === 'file') {
 } else {
   const scheduled = plan;
   // A failed run exits 1 with one line of why (the Job's log); the Job then tries again, up to its backoffLimit.
-  new Promise<void>((resolve) => resolve(runScheduledBackup(loadProcessConfig('gateway', 'backup'), scheduled, (line) => process.stdout.write(`${line}\n`)))).then(
+  new Promise<void>((resolve) =>
+    resolve(runScheduledBackup(loadProcessConfig('gateway', 'backup'), scheduled, (line) => process.stdout.write(`${line}\n`))),
+  ).then(
     () => process.exit(0),
     (error: Error) => {
       process.stderr.write(error instanceof ConfigError ? `${error.message}\n` : `Backup failed: ${error.message}\n`);

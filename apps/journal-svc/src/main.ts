@@ -6,7 +6,7 @@ const { loadProcessConfig, migrateService, requireMasterKey, requireNewMasterKey
 const { JOURNAL_MIGRATIONS, JournalModule, parseMasterKey, rewrapDataKey } = await import('@vault/journal');
 
 const REWRAPPED = {
-  rewrapped: 'The journal data key is now wrapped by VAULT_NEW_MASTER_KEY: make it journal-svc\'s VAULT_MASTER_KEY and restart journal-svc.',
+  rewrapped: "The journal data key is now wrapped by VAULT_NEW_MASTER_KEY: make it journal-svc's VAULT_MASTER_KEY and restart journal-svc.",
   'already-rewrapped': 'The journal data key was already wrapped by VAULT_NEW_MASTER_KEY: nothing changed.',
   'no-data-key': 'There is no journal data key yet (a new or erased vault): nothing to rotate.',
 };

@@ -19,7 +19,10 @@ const CLI_ADDRESS = 'local command line';
  */
 async function withVault<T>(work: (app: INestApplication) => Promise<T>): Promise<T> {
   const config = loadProcessConfig('cli');
-  if (config.VAULT_MODE !== 'embedded') throw new Error('export and import work on the embedded vault\'s data folder (VAULT_MODE=embedded); a distributed vault exports through its API (docs/deploy.md)');
+  if (config.VAULT_MODE !== 'embedded')
+    throw new Error(
+      "export and import work on the embedded vault's data folder (VAULT_MODE=embedded); a distributed vault exports through its API (docs/deploy.md)",
+    );
   const database: ConnectionOptions = {
     kind: 'embedded',
     dataDir: resolve(config.VAULT_DATA_DIR),
@@ -28,7 +31,12 @@ async function withVault<T>(work: (app: INestApplication) => Promise<T>): Promis
   };
   const transport = { kind: 'in-process' as const, broker: new InProcessBroker(), timeoutMs: 60_000 };
   @Module({
-    imports: [PersistenceModule.forRoot(database), TransportModule.forClient(transport, 'cli'), EventsModule.forRoot({ kind: 'in-process' }), ...domainModules(config)],
+    imports: [
+      PersistenceModule.forRoot(database),
+      TransportModule.forClient(transport, 'cli'),
+      EventsModule.forRoot({ kind: 'in-process' }),
+      ...domainModules(config),
+    ],
     providers: [VaultExporter, VaultImporter],
   })
   class ArchiveCommandModule {}
@@ -79,6 +87,8 @@ export async function importCommand(args: string[]) {
       throw error;
     }
   });
-  const counts = Object.entries(summary.restored).map(([kind, count]) => `${count} ${kind}`).join(', ');
+  const counts = Object.entries(summary.restored)
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ');
   process.stdout.write(`Restored ${counts}.\n`);
 }

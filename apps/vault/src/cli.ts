@@ -40,7 +40,13 @@ function openAuthConnection(config: VaultConfig) {
   return openConnection(
     config.VAULT_MODE === 'embedded'
       ? // The vault's own PostgreSQL server, started for this command (and a PGlite folder imported first, as the vault would).
-        { kind: 'embedded', dataDir: resolve(config.VAULT_DATA_DIR), pgliteImport: serviceMigrations(), poolSize: 1, log: (message) => process.stderr.write(`${message}\n`) }
+        {
+          kind: 'embedded',
+          dataDir: resolve(config.VAULT_DATA_DIR),
+          pgliteImport: serviceMigrations(),
+          poolSize: 1,
+          log: (message) => process.stderr.write(`${message}\n`),
+        }
       : { kind: 'postgres', url: databaseUrlFor(config, 'auth') },
   );
 }

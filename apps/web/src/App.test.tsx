@@ -93,9 +93,7 @@ describe('system status', () => {
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     const asked = () => fetchMock.mock.calls.map(([url]) => url);
-    await waitFor(() =>
-      expect(asked()).toEqual(expect.arrayContaining(['/api/system/status', '/api/system/owner', '/api/user'])),
-    );
+    await waitFor(() => expect(asked()).toEqual(expect.arrayContaining(['/api/system/status', '/api/system/owner', '/api/user'])));
     expect(screen.getByText('INITIALIZING VAULT...')).toBeTruthy();
   });
 
@@ -112,7 +110,10 @@ describe('system status', () => {
   });
 
   it('degrades to a plain VAULT title when the server is unreachable', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByRole('heading', { name: 'VAULT' })).toBeTruthy();
@@ -209,7 +210,8 @@ describe('a vault destroyed while the page is open', () => {
       'GET /api/system/status': () => json({ destroyed }),
       'GET /api/system/owner': () => json(owner),
       'GET /api/user': () => (destroyed ? gone() : json(owner)),
-      'GET /api/targets': () => (destroyed ? gone() : json([{ id: 't1', title: 'Old secret target', completed: false, createdAt: '2025-03-01T10:00:00Z', completedAt: null }])),
+      'GET /api/targets': () =>
+        destroyed ? gone() : json([{ id: 't1', title: 'Old secret target', completed: false, createdAt: '2025-03-01T10:00:00Z', completedAt: null }]),
       'POST /api/targets': () => gone(),
     });
     renderWithProviders(<App />, { route: '/targets' });

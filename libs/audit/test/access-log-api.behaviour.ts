@@ -21,7 +21,8 @@ export function describeAccessLogApi(baseUrl: () => string, lockoutSeconds: numb
   it('locks an address out after five wrong passwords, refuses the right one until the lockout ends, and logs every attempt', async () => {
     const attacker = new ApiClient(baseUrl());
     const answers = [];
-    for (let i = 0; i < 10; i++) answers.push(await attacker.request('POST', '/api/login', { username: OWNER.username, password: `guess ${i}` }, { 'user-agent': 'guesser/1.0' }));
+    for (let i = 0; i < 10; i++)
+      answers.push(await attacker.request('POST', '/api/login', { username: OWNER.username, password: `guess ${i}` }, { 'user-agent': 'guesser/1.0' }));
     expect(answers.slice(0, 4).map((a) => [a.status, a.text])).toEqual(Array(4).fill([401, 'Invalid credentials']));
     for (const later of answers.slice(4)) expect([later.status, later.text]).toEqual([423, expect.stringContaining('locked')]);
     const right = await attacker.login(OWNER.username, OWNER.password);
@@ -39,7 +40,7 @@ export function describeAccessLogApi(baseUrl: () => string, lockoutSeconds: numb
     expect(rows.filter((r: { userAgent?: string }) => r.userAgent === 'guesser/1.0')).toHaveLength(10);
   });
 
-  it('rate-limits sign-in attempts per address with the spec\'s message', async () => {
+  it("rate-limits sign-in attempts per address with the spec's message", async () => {
     const client = new ApiClient(baseUrl());
     const statuses = [];
     for (let i = 0; i < 13; i++) statuses.push((await client.request('POST', '/api/login', { username: OWNER.username, password: '' })).status);

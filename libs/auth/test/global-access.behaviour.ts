@@ -30,7 +30,9 @@ export function describeGlobalAccess(baseUrl: () => string) {
     let actions: string[] = [];
     for (let tries = 0; tries < 50 && !actions.includes('global_access_disabled'); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      actions = (await owner.request('GET', '/api/logs')).json.filter((r: { ipAddress: string }) => r.ipAddress === owner.address).map((r: { action: string }) => r.action);
+      actions = (await owner.request('GET', '/api/logs')).json
+        .filter((r: { ipAddress: string }) => r.ipAddress === owner.address)
+        .map((r: { action: string }) => r.action);
     }
     expect(actions.slice(0, 2)).toEqual(['global_access_disabled', 'global_access_enabled']);
   });

@@ -68,7 +68,11 @@ describe('auth-svc on its own database', () => {
 
     beforeAll(() => {
       // The credential service is only used by the erase, which this spec does not call.
-      handlers = new VaultStateHandlers(new VaultStateRepository(drizzleFor(connection)), undefined as unknown as OwnerCredentialService, drizzleFor(connection));
+      handlers = new VaultStateHandlers(
+        new VaultStateRepository(drizzleFor(connection)),
+        undefined as unknown as OwnerCredentialService,
+        drizzleFor(connection),
+      );
     });
 
     it('starts neither public nor destroyed, and keeps the global access switch', async () => {

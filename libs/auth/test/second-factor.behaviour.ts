@@ -31,12 +31,14 @@ export async function actionsOf(viewer: ApiClient, address: string, expected: Ar
     actions = rows.map((r: { action: string }) => r.action).reverse();
   }
   let at = 0;
-  return expected.map((item) => {
-    const size = Array.isArray(item) ? item.length : 1;
-    const taken = actions.slice(at, at + size);
-    at += size;
-    return Array.isArray(item) ? taken.sort() : (taken[0] ?? '(missing)');
-  }).concat(actions.slice(at));
+  return expected
+    .map((item) => {
+      const size = Array.isArray(item) ? item.length : 1;
+      const taken = actions.slice(at, at + size);
+      at += size;
+      return Array.isArray(item) ? taken.sort() : (taken[0] ?? '(missing)');
+    })
+    .concat(actions.slice(at));
 }
 
 /** `actionsOf` as an assertion: the groups of `expected` sorted, to compare with what the log holds. */
@@ -164,7 +166,14 @@ export function describeSecondFactor(vault: SecondFactorVault) {
     const codes = [];
     for (let i = 0; i < 3; i++) codes.push((await mixed.request('POST', '/api/login/second-factor', { code: String(200000 + i) })).status);
     expect(codes).toEqual([401, 401, 423]);
-    await expectActions(owner, mixed.address, ['failed_login', 'failed_login', 'password_accepted', 'second_factor_failed', 'second_factor_failed', 'account_locked']);
+    await expectActions(owner, mixed.address, [
+      'failed_login',
+      'failed_login',
+      'password_accepted',
+      'second_factor_failed',
+      'second_factor_failed',
+      'account_locked',
+    ]);
     await removeAll(owner);
   });
 
@@ -190,7 +199,11 @@ export function describeSecondFactor(vault: SecondFactorVault) {
       clock.mockImplementation(() => Date.now() + SIX_MINUTES);
       for (const path of ['/api/settings/global-access', '/api/settings/self-destruct', '/api/second-factor/totp']) {
         const refused = await owner.request('POST', path, path.includes('second-factor') ? {} : undefined);
-        expect([path, refused.status, refused.text]).toEqual([path, 403, expect.stringMatching(/^Re-authentication required: the last sign-in was more than 5 minutes ago/)]);
+        expect([path, refused.status, refused.text]).toEqual([
+          path,
+          403,
+          expect.stringMatching(/^Re-authentication required: the last sign-in was more than 5 minutes ago/),
+        ]);
       }
       expect((await owner.request('GET', '/api/user')).json).toMatchObject({ globalAccess: false, signedIn: true });
       expect((await owner.request('GET', '/api/system/status')).json).toEqual({ destroyed: false });

@@ -59,9 +59,11 @@ describe('second factors on their own database', () => {
   it('is emptied by the operator reset: every factor, code and the passkey-only switch', async () => {
     await db.query('update auth.owner_credential set passkey_sign_in = true');
     expect(await resetSecondFactor(connection)).toBe(2);
-    expect(await db.query('select (select count(*) from auth.second_factors)::int as f, (select count(*) from auth.recovery_codes)::int as c, (select bool_or(passkey_sign_in) from auth.owner_credential) as p')).toEqual([
-      { f: 0, c: 0, p: false },
-    ]);
+    expect(
+      await db.query(
+        'select (select count(*) from auth.second_factors)::int as f, (select count(*) from auth.recovery_codes)::int as c, (select bool_or(passkey_sign_in) from auth.owner_credential) as p',
+      ),
+    ).toEqual([{ f: 0, c: 0, p: false }]);
     expect(await service.methods()).toEqual([]);
   });
 });

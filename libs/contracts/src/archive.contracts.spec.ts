@@ -19,7 +19,13 @@ describe('archive pages', () => {
   });
 
   it('refuses a journal record that the API itself would refuse', () => {
-    const valid = { id: '0b9f3c1e-7d1a-4c55-9a43-1d2e3f4a5b6c', title: null, content: 'x', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+    const valid = {
+      id: '0b9f3c1e-7d1a-4c55-9a43-1d2e3f4a5b6c',
+      title: null,
+      content: 'x',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
     expect(JournalRecord.safeParse(valid).success).toBe(true);
     expect(JournalRecord.safeParse({ ...valid, content: '   ' }).success).toBe(false);
     expect(JournalRecord.safeParse({ ...valid, extra: 1 }).success).toBe(false);

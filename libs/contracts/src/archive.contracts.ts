@@ -166,7 +166,12 @@ export type ImportReadiness = z.infer<typeof ImportReadiness>;
 const readiness = (service: string) => defineRpc({ pattern: `${service}.import.readiness`, request: Empty, response: ImportReadiness, timeoutMs: 5000 });
 /** Takes back a restore that failed part-way: the service is empty again. Only ever asked of a vault that was empty. */
 const discard = (service: string) =>
-  defineRpc({ pattern: `${service}.import.discard`, request: Empty, response: z.object({ service: z.string(), discarded: z.literal(true) }), timeoutMs: 30_000 });
+  defineRpc({
+    pattern: `${service}.import.discard`,
+    request: Empty,
+    response: z.object({ service: z.string(), discarded: z.literal(true) }),
+    timeoutMs: 30_000,
+  });
 
 // auth-svc: the owner's settings (the credential stays the new vault's own).
 export const ExportSettings = defineRpc({ pattern: 'auth.export.settings', request: Empty, response: SettingsRecord });

@@ -5,7 +5,10 @@ import { Empty } from './fields.js';
 /** What the login form posts. Blank after trimming is refused before any check. */
 export const LoginRequest = z.object({
   username: z.string({ error: 'is required' }).trim().min(1, 'must not be blank').max(200, 'is too long'),
-  password: z.string({ error: 'is required' }).min(1, 'must not be blank').max(1024, 'is too long')
+  password: z
+    .string({ error: 'is required' })
+    .min(1, 'must not be blank')
+    .max(1024, 'is too long')
     .refine((value) => value.trim().length > 0, 'must not be blank'),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;

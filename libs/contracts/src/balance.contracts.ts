@@ -27,7 +27,10 @@ export const SubtractBody = z.object({
     .refine(Number.isFinite, 'must be a finite number')
     .refine((value) => value > 0, 'must be above 0')
     // Refused rather than rounded: the owner sees exactly what was taken.
-    .refine((value) => !(Number.isFinite(value) && value > 0) || decimalPlaces(value) <= BALANCE_DECIMAL_PLACES, `must have at most ${BALANCE_DECIMAL_PLACES} decimal places`),
+    .refine(
+      (value) => !(Number.isFinite(value) && value > 0) || decimalPlaces(value) <= BALANCE_DECIMAL_PLACES,
+      `must have at most ${BALANCE_DECIMAL_PLACES} decimal places`,
+    ),
 });
 export type SubtractBody = z.input<typeof SubtractBody>;
 

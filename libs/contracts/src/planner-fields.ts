@@ -15,9 +15,7 @@ export function dayOfWeekOf(date: string): number {
 }
 
 /** `HH:MM` on a 24-hour clock. */
-export const ClockTime = z
-  .string({ error: 'must be a time (HH:MM)' })
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM, 24-hour)');
+export const ClockTime = z.string({ error: 'must be a time (HH:MM)' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time (HH:MM, 24-hour)');
 
 /** 0 (Sunday) to 6 (Saturday), as a JSON number. */
 export const DayOfWeek = z

@@ -12,9 +12,7 @@ export interface RpcContract<Req extends z.ZodType = z.ZodType, Res extends z.Zo
   readonly timeoutMs?: number;
 }
 
-export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(
-  contract: RpcContract<Req, Res>,
-): RpcContract<Req, Res> {
+export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(contract: RpcContract<Req, Res>): RpcContract<Req, Res> {
   return contract;
 }
 

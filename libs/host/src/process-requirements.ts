@@ -41,7 +41,8 @@ export function requirementsOf(process: VaultProcess, mode: 'embedded' | 'distri
   const service = process.slice(0, -'-svc'.length) as ServiceName;
   const database = requirements.database(service);
   if (command === 'migrate') return [database];
-  if (service === 'journal') return command === 'rotate-master-key' ? [database, requirements.masterKey, requirements.newMasterKey] : [database, requirements.masterKey];
+  if (service === 'journal')
+    return command === 'rotate-master-key' ? [database, requirements.masterKey, requirements.newMasterKey] : [database, requirements.masterKey];
   if (service === 'media') return [database, ...requirements.s3];
   return [database];
 }

@@ -67,11 +67,10 @@ export async function startEmbedded(config: VaultConfig, domainModules: DynamicM
   })
   class EmbeddedVaultModule {}
 
-  const app = await NestFactory.create<NestFastifyApplication>(
-    EmbeddedVaultModule,
-    createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }),
-    { logger: nestLogger, abortOnError: false },
-  ).finally(() => early.release());
+  const app = await NestFactory.create<NestFastifyApplication>(EmbeddedVaultModule, createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }), {
+    logger: nestLogger,
+    abortOnError: false,
+  }).finally(() => early.release());
   await configureHttpServer(app, logger, web);
   app.connectMicroservice(microserviceOptions(transport, 'vault', observability));
   app.enableShutdownHooks();

@@ -36,11 +36,10 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
   })
   class GatewayProcessModule {}
 
-  const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayProcessModule,
-    createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }),
-    { logger: nestLogger, abortOnError: false },
-  );
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayProcessModule, createHttpAdapter({ trustedProxies: config.VAULT_TRUSTED_PROXIES }), {
+    logger: nestLogger,
+    abortOnError: false,
+  });
   const bucket = config.S3_PUBLIC_ENDPOINT ?? config.S3_ENDPOINT;
   await configureHttpServer(app, logger, web, bucket ? [new URL(bucket).origin] : []);
   app.enableShutdownHooks();

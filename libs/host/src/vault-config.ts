@@ -5,10 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { requirements, type ServiceName } from './process-requirements.js';
 import { z } from 'zod';
 
-const flag = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['', 'true', 'false', '1', '0']).default(''))
+const flag = z
+  .preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['', 'true', 'false', '1', '0']).default(''))
   .transform((v) => v === 'true' || v === '1');
 
-const list = z.preprocess((v) => v ?? '', z.string()).transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = z
+  .preprocess((v) => v ?? '', z.string())
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /** Host names, lower-cased; the loopback names when none are given. */
 const hostList = list
@@ -33,7 +41,10 @@ export const VaultEnvironment = z.object({
   S3_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),
   S3_PUBLIC_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3 to 63 of a-z, 0-9, . and -)').default('vault-photos'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3 to 63 of a-z, 0-9, . and -)')
+    .default('vault-photos'),
   S3_ACCESS_KEY_ID: optionalVar(z.string().min(1)),
   S3_SECRET_ACCESS_KEY: optionalVar(z.string().min(1)),
   S3_FORCE_PATH_STYLE: z
@@ -83,7 +94,13 @@ export type { ServiceName } from './process-requirements.js';
 
 /** A service's own database URL wins over the shared one (one database per service in production). */
 export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
-  const own = { auth: config.AUTH_DATABASE_URL, planner: config.PLANNER_DATABASE_URL, journal: config.JOURNAL_DATABASE_URL, audit: config.AUDIT_DATABASE_URL, media: config.MEDIA_DATABASE_URL }[service];
+  const own = {
+    auth: config.AUTH_DATABASE_URL,
+    planner: config.PLANNER_DATABASE_URL,
+    journal: config.JOURNAL_DATABASE_URL,
+    audit: config.AUDIT_DATABASE_URL,
+    media: config.MEDIA_DATABASE_URL,
+  }[service];
   const url = own ?? config.DATABASE_URL;
   if (!url) throw new ConfigError([requirements.database(service).problem]);
   return url;

@@ -55,7 +55,10 @@ export async function startApp(entry: string, env: Record<string, string>, ready
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}: ${stderr}`);
-    const status = await fetch(url + readyPath).then((r) => r.status, () => 0);
+    const status = await fetch(url + readyPath).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (Date.now() > deadline) {
       await stop();

@@ -50,7 +50,7 @@ describe('export and restore, distributed mode', () => {
   }, 600_000);
 
   // After the round trip: the restored vault is the one backed up.
-  it('backs up with the gateway image\'s command (node dist/backup.js, as a CronJob runs it) and restores the backup', async () => {
+  it("backs up with the gateway image's command (node dist/backup.js, as a CronJob runs it) and restores the backup", async () => {
     const work = mkdtempSync(join(tmpdir(), 'vault-backup-'));
     try {
       writeFileSync(join(work, 'passphrase'), 'the operators backup passphrase\n', { mode: 0o600 });

@@ -67,7 +67,9 @@ describe('export and restore, embedded mode', () => {
     expect((await exportArchive(visitor, { password: OWNER.password })).status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const log = (await owner.request('GET', '/api/logs?limit=20')).json as Array<{ action: string; success: boolean }>;
-    expect(log).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'export', success: false }), expect.objectContaining({ action: 'export', success: true })]));
+    expect(log).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'export', success: false }), expect.objectContaining({ action: 'export', success: true })]),
+    );
   });
 
   it('encrypts with a passphrase (age) and restores only with it, into an empty vault only', async () => {
@@ -79,7 +81,10 @@ describe('export and restore, embedded mode', () => {
     expect(sealed.bytes.includes(Buffer.from('vault.json'))).toBe(false);
     // This vault holds the restored data: a second restore is refused.
     const notEmpty = await restoreArchive(owner, sealed.bytes, 'correct horse battery staple');
-    expect([notEmpty.status, notEmpty.text]).toEqual([409, expect.stringMatching(/^This vault is not empty \(it holds .*journal.*\): a restore goes into an empty vault only$/)]);
+    expect([notEmpty.status, notEmpty.text]).toEqual([
+      409,
+      expect.stringMatching(/^This vault is not empty \(it holds .*journal.*\): a restore goes into an empty vault only$/),
+    ]);
     const plain = await unzip((await exportArchive(owner, { password: OWNER.password })).bytes);
     expect(plain.has('vault.json')).toBe(true);
   });
@@ -95,7 +100,10 @@ describe('export and restore, embedded mode', () => {
       expect(readFileSync(join(work, 'backup.zip.age')).subarray(0, 21).toString()).toBe('age-encryption.org/v1');
       // The vault that was exported is not empty: it refuses its own archive.
       const refused = cli(dataDir, 'import', join(work, 'backup.zip.age'), '--passphrase-file', join(work, 'passphrase'));
-      expect([refused.status, refused.stderr]).toEqual([1, expect.stringMatching(/^This vault is not empty \(it holds .*\): a restore goes into an empty vault only\n$/)]);
+      expect([refused.status, refused.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^This vault is not empty \(it holds .*\): a restore goes into an empty vault only\n$/),
+      ]);
       const imported = cli(otherDir, 'import', join(work, 'backup.zip.age'), '--passphrase-file', join(work, 'passphrase'));
       expect([imported.status, imported.stdout]).toEqual([0, expect.stringMatching(/^Restored \d+ targets, .*1000 journal, 20 photos, \d+ accessLog\.\n$/)]);
       expect(cli(otherDir, 'export', join(work, 'again.zip')).status).toBe(0);

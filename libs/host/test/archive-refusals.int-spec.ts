@@ -83,7 +83,10 @@ describe('restore refuses bad archives and changes nothing', () => {
   });
 
   it('refuses a zip bomb before inflating it', async () => {
-    const bomb = await zipOf([...[...files.entries()].filter(([name]) => !name.startsWith('photos/')), [`photos/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}.png`, Buffer.alloc(200 * 1024 * 1024)]]);
+    const bomb = await zipOf([
+      ...[...files.entries()].filter(([name]) => !name.startsWith('photos/')),
+      [`photos/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}.png`, Buffer.alloc(200 * 1024 * 1024)],
+    ]);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     await refused(bomb, 413, /would inflate to 209715200 bytes, over the 10485760 a vault export can hold \(a zip bomb\?\)$/);
   });
@@ -96,12 +99,19 @@ describe('restore refuses bad archives and changes nothing', () => {
 
   it('refuses an archive of another format version', async () => {
     const manifest = JSON.parse(files.get('manifest.json')!.toString());
-    const next = await zipOf([...[...files.entries()].filter(([name]) => name !== 'manifest.json'), ['manifest.json', Buffer.from(JSON.stringify({ ...manifest, formatVersion: 2 }))]]);
+    const next = await zipOf([
+      ...[...files.entries()].filter(([name]) => name !== 'manifest.json'),
+      ['manifest.json', Buffer.from(JSON.stringify({ ...manifest, formatVersion: 2 }))],
+    ]);
     await refused(next, 422, /^The archive is of format version 2; this vault restores version 1 only$/);
   });
 
   it('refuses a foreign archive and a file that is no zip at all', async () => {
-    await refused(await zipOf([['notes.txt', Buffer.from('hello')]]), 400, /^The archive holds a file a Vault export never has \(notes\.txt\): it is not a Vault export$/);
+    await refused(
+      await zipOf([['notes.txt', Buffer.from('hello')]]),
+      400,
+      /^The archive holds a file a Vault export never has \(notes\.txt\): it is not a Vault export$/,
+    );
     await refused(numberedPng(7), 400, /^The archive is damaged or incomplete/);
   });
 
@@ -112,7 +122,11 @@ describe('restore refuses bad archives and changes nothing', () => {
     const manifest = JSON.parse(files.get('manifest.json')!.toString());
     const { createHash } = await import('node:crypto');
     manifest.files['vault.json'] = { size: json.length, sha256: createHash('sha256').update(json).digest('hex') };
-    const forged = await zipOf([...[...files.entries()].filter(([name]) => name !== 'manifest.json' && name !== 'vault.json'), ['vault.json', json], ['manifest.json', Buffer.from(JSON.stringify(manifest))]]);
+    const forged = await zipOf([
+      ...[...files.entries()].filter(([name]) => name !== 'manifest.json' && name !== 'vault.json'),
+      ['vault.json', json],
+      ['manifest.json', Buffer.from(JSON.stringify(manifest))],
+    ]);
     await refused(forged, 422, /^vault\.json does not hold valid records: targets\.0\.title: must not be empty/);
   });
 

@@ -40,7 +40,8 @@ export async function roundTrip(url: () => string, erase: () => Promise<void>) {
   expect({ ...vaultAfter, exportedAt: undefined, accessLog: undefined }).toEqual({ ...vaultBefore, exportedAt: undefined, accessLog: undefined });
   expect(vaultBefore.journal).toHaveLength(ROUND_TRIP.journalEntries);
   expect(vaultBefore.photos).toHaveLength(ROUND_TRIP.photos);
-  for (const kind of ['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'accessLog']) expect([kind, vaultBefore[kind].length > 0]).toEqual([kind, true]);
+  for (const kind of ['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'accessLog'])
+    expect([kind, vaultBefore[kind].length > 0]).toEqual([kind, true]);
 
   const photoNames = [...before.keys()].filter((name) => name.startsWith('photos/'));
   expect(photoNames).toHaveLength(ROUND_TRIP.photos);

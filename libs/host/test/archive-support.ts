@@ -12,7 +12,12 @@ export function numberedPng(n: number): Buffer {
   header[8] = 8;
   header[9] = 6;
   const scanline = Buffer.from([0, n & 0xff, (n >> 8) & 0xff, 0x80, 0xff]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(scanline)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(scanline)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Text a journal must keep exactly: several scripts, emoji, line breaks, tabs and trailing spaces. */

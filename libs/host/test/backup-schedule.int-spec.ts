@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { ApiClient, testServers } from '@vault/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,7 +41,7 @@ const withoutNodeNotice = (stderr: string) =>
  * backup is left alone, a run that fails removes nothing; then the newest
  * backup restores into a new, empty vault, records and photo bytes identical.
  */
-describe('scheduled backups (the CronJob\'s command), distributed mode', () => {
+describe("scheduled backups (the CronJob's command), distributed mode", () => {
   const { s3 } = testServers();
   const bucket = `vault-backup-it-${randomBytes(4).toString('hex')}`;
   const client = new S3Client({
@@ -85,15 +93,20 @@ describe('scheduled backups (the CronJob\'s command), distributed mode', () => {
         S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       };
       // Not spawnSync: the services answering it run in this very process.
-      const child = spawn(process.execPath, ['dist/backup.js', '--passphrase-file', passphrase, '--keep', '2', ...destinations], { cwd: join(root, 'apps/gateway'), env });
+      const child = spawn(process.execPath, ['dist/backup.js', '--passphrase-file', passphrase, '--keep', '2', ...destinations], {
+        cwd: join(root, 'apps/gateway'),
+        env,
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
       child.stderr.on('data', (chunk) => (stderr += chunk));
       child.on('close', (code) => resolve({ code, stdout, stderr: withoutNodeNotice(stderr) }));
     });
-  const keysUnder = async (prefix: string) => ((await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
-  const objectBytes = async (key: string) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
+  const keysUnder = async (prefix: string) =>
+    ((await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!).sort();
+  const objectBytes = async (key: string) =>
+    Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
 
   beforeAll(async () => {
     writeFileSync(passphraseFile, `${PASSPHRASE}\n`, { mode: 0o600 });
@@ -168,12 +181,18 @@ describe('scheduled backups (the CronJob\'s command), distributed mode', () => {
     const short = join(work, 'short-passphrase');
     writeFileSync(short, 'too short\n');
     const shortRun = await runBackup(['--dir', folder], short);
-    expect([shortRun.code, shortRun.stderr]).toEqual([1, `Backup failed: --passphrase-file: the passphrase (the first line of ${short}) must be at least 12 characters\n`]);
+    expect([shortRun.code, shortRun.stderr]).toEqual([
+      1,
+      `Backup failed: --passphrase-file: the passphrase (the first line of ${short}) must be at least 12 characters\n`,
+    ]);
     expect(readdirSync(folder).sort()).toEqual(folderBefore);
   }, 120_000);
 
   it('the newest backup restores into a new, empty vault: the same records, the same photo bytes', async () => {
-    const newest = (await keysUnder('nightly/')).filter((key) => BACKUP_NAME.test(key.slice('nightly/'.length))).sort().at(-1)!;
+    const newest = (await keysUnder('nightly/'))
+      .filter((key) => BACKUP_NAME.test(key.slice('nightly/'.length)))
+      .sort()
+      .at(-1)!;
     const backup = await objectBytes(newest);
     const original = await unzip((await exportArchive(await signedIn(), { password: OWNER.password })).bytes);
 
@@ -187,7 +206,13 @@ describe('scheduled backups (the CronJob\'s command), distributed mode', () => {
     const records = (files: Map<string, Buffer>) => ({ ...JSON.parse(files.get('vault.json')!.toString('utf8')), exportedAt: undefined, accessLog: undefined });
     expect(records(after)).toEqual(records(original));
     const photos = (files: Map<string, Buffer>) => [...files.entries()].filter(([name]) => name.startsWith('photos/')).sort(([a], [b]) => a.localeCompare(b));
-    expect(photos(after).map(([name, bytes]) => [name, bytes.toString('base64')])).toEqual(photos(original).map(([name, bytes]) => [name, bytes.toString('base64')]));
-    expect(photos(after).map(([, bytes]) => bytes.toString('base64')).sort()).toEqual([0, 1, 2].map((n) => numberedPng(n).toString('base64')).sort());
+    expect(photos(after).map(([name, bytes]) => [name, bytes.toString('base64')])).toEqual(
+      photos(original).map(([name, bytes]) => [name, bytes.toString('base64')]),
+    );
+    expect(
+      photos(after)
+        .map(([, bytes]) => bytes.toString('base64'))
+        .sort(),
+    ).toEqual([0, 1, 2].map((n) => numberedPng(n).toString('base64')).sort());
   }, 300_000);
 });

@@ -59,7 +59,8 @@ function whyNotReady(body: string): string {
     return body;
   }
 }
-const statusesOf = (answers: Record<string, string>) => Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, Number(answer.split(' ')[0]) || 0]));
+const statusesOf = (answers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, Number(answer.split(' ')[0]) || 0]));
 
 describe('distributed mode: a broker outage', () => {
   let db: TestDatabase;
@@ -83,85 +84,77 @@ describe('distributed mode: a broker outage', () => {
     await redis?.drop();
   });
 
-  it(
-    'NATS killed for 60 s: every readiness answers 503 and routes 503 promptly meanwhile; within 5 s of its return every route works, with the same apps',
-    async () => {
-      const owner = new ApiClient(stack.url);
-      expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
-      expect((await callEveryRoute(owner)).statuses).toEqual(everyRouteWorking());
-      const allReady = Object.fromEntries(Object.keys(stack.readinessUrls()).map((name) => [name, '200']));
-      const allUnready = Object.fromEntries(Object.keys(stack.readinessUrls()).map((name) => [name, 503]));
-      expect(await readiness(stack.readinessUrls())).toEqual(allReady);
-      const appsBefore = stack.apps();
+  it('NATS killed for 60 s: every readiness answers 503 and routes 503 promptly meanwhile; within 5 s of its return every route works, with the same apps', async () => {
+    const owner = new ApiClient(stack.url);
+    expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
+    expect((await callEveryRoute(owner)).statuses).toEqual(everyRouteWorking());
+    const allReady = Object.fromEntries(Object.keys(stack.readinessUrls()).map((name) => [name, '200']));
+    const allUnready = Object.fromEntries(Object.keys(stack.readinessUrls()).map((name) => [name, 503]));
+    expect(await readiness(stack.readinessUrls())).toEqual(allReady);
+    const appsBefore = stack.apps();
 
-      await nats.kill();
-      const outageEnds = Date.now() + OUTAGE_MS;
-      // The clients see the socket drop at once; a moment for the news to reach every status.
-      await sleep(1000);
-      // An access attempt during the outage, refused from the gateway's cached vault state: its event must wait for the broker, not be lost.
-      const stranger = new ApiClient(stack.url);
-      expect((await stranger.request('GET', '/api/targets')).status).toBe(401);
-      const outage: Array<{ second: number; readiness: Record<string, number>; routes: Record<string, number>; slowestMs: number }> = [];
-      const killedAt = Date.now() - 1000;
-      while (Date.now() < outageEnds) {
-        const ready = statusesOf(await readiness(stack.readinessUrls()));
-        const { statuses, slowestMs } = await callEveryRoute(owner);
-        outage.push({ second: Math.round((Date.now() - killedAt) / 1000), readiness: ready, routes: statuses, slowestMs });
-        await sleep(Math.min(3000, Math.max(0, outageEnds - Date.now())));
-      }
+    await nats.kill();
+    const outageEnds = Date.now() + OUTAGE_MS;
+    // The clients see the socket drop at once; a moment for the news to reach every status.
+    await sleep(1000);
+    // An access attempt during the outage, refused from the gateway's cached vault state: its event must wait for the broker, not be lost.
+    const stranger = new ApiClient(stack.url);
+    expect((await stranger.request('GET', '/api/targets')).status).toBe(401);
+    const outage: Array<{ second: number; readiness: Record<string, number>; routes: Record<string, number>; slowestMs: number }> = [];
+    const killedAt = Date.now() - 1000;
+    while (Date.now() < outageEnds) {
+      const ready = statusesOf(await readiness(stack.readinessUrls()));
+      const { statuses, slowestMs } = await callEveryRoute(owner);
+      outage.push({ second: Math.round((Date.now() - killedAt) / 1000), readiness: ready, routes: statuses, slowestMs });
+      await sleep(Math.min(3000, Math.max(0, outageEnds - Date.now())));
+    }
 
-      await nats.start();
-      const back = Date.now();
-      // Routes and readiness alike: a load balancer routes again only to the ready.
-      let recovered = await callEveryRoute(owner);
-      let readyAfter = await readiness(stack.readinessUrls());
-      const isBack = () => JSON.stringify(recovered.statuses) === JSON.stringify(everyRouteWorking()) && JSON.stringify(readyAfter) === JSON.stringify(allReady);
-      while (Date.now() - back < RECOVERY_MS && !isBack()) {
-        await sleep(200);
-        recovered = await callEveryRoute(owner);
-        readyAfter = await readiness(stack.readinessUrls());
-      }
-      const recoveryMs = Date.now() - back;
+    await nats.start();
+    const back = Date.now();
+    // Routes and readiness alike: a load balancer routes again only to the ready.
+    let recovered = await callEveryRoute(owner);
+    let readyAfter = await readiness(stack.readinessUrls());
+    const isBack = () => JSON.stringify(recovered.statuses) === JSON.stringify(everyRouteWorking()) && JSON.stringify(readyAfter) === JSON.stringify(allReady);
+    while (Date.now() - back < RECOVERY_MS && !isBack()) {
+      await sleep(200);
+      recovered = await callEveryRoute(owner);
+      readyAfter = await readiness(stack.readinessUrls());
+    }
+    const recoveryMs = Date.now() - back;
 
-      // One comparison for the whole story, so a failure shows every part of it at once.
-      const notAsExpected = outage.filter(
-        (sample) =>
-          JSON.stringify(sample.readiness) !== JSON.stringify(allUnready) ||
-          !answersWithoutServices(sample.routes) ||
-          sample.slowestMs > 3000,
-      );
-      expect({
-        outageSampledThroughout: outage.length >= 15,
-        outageSamplesNotAllUnreadyOr503Promptly: notAsExpected,
-        routesAfterReturn: recovered.statuses,
-        readinessAfterReturn: readyAfter,
-        back: recoveryMs <= RECOVERY_MS ? 'within 5 s' : `after ${recoveryMs} ms`,
-      }).toEqual({
-        outageSampledThroughout: true,
-        outageSamplesNotAllUnreadyOr503Promptly: [],
-        routesAfterReturn: everyRouteWorking(),
-        readinessAfterReturn: allReady,
-        back: 'within 5 s',
-      });
-      const appsAfter = stack.apps();
-      for (const name of Object.keys(appsBefore) as Array<keyof typeof appsBefore>) expect(appsAfter[name]).toBe(appsBefore[name]);
+    // One comparison for the whole story, so a failure shows every part of it at once.
+    const notAsExpected = outage.filter(
+      (sample) => JSON.stringify(sample.readiness) !== JSON.stringify(allUnready) || !answersWithoutServices(sample.routes) || sample.slowestMs > 3000,
+    );
+    expect({
+      outageSampledThroughout: outage.length >= 15,
+      outageSamplesNotAllUnreadyOr503Promptly: notAsExpected,
+      routesAfterReturn: recovered.statuses,
+      readinessAfterReturn: readyAfter,
+      back: recoveryMs <= RECOVERY_MS ? 'within 5 s' : `after ${recoveryMs} ms`,
+    }).toEqual({
+      outageSampledThroughout: true,
+      outageSamplesNotAllUnreadyOr503Promptly: [],
+      routesAfterReturn: everyRouteWorking(),
+      readinessAfterReturn: allReady,
+      back: 'within 5 s',
+    });
+    const appsAfter = stack.apps();
+    for (const name of Object.keys(appsBefore) as Array<keyof typeof appsBefore>) expect(appsAfter[name]).toBe(appsBefore[name]);
 
-      // Events flow again too: a sign-in after the outage, and the attempt during it, reach audit-svc's access log.
-      const later = new ApiClient(stack.url);
-      expect((await later.login(OWNER.username, OWNER.password)).status).toBe(200);
-      const wanted = [
-        { ipAddress: later.address, action: 'login_success' },
-        { ipAddress: stranger.address, action: 'unauthorized' },
-      ];
-      let logged: typeof wanted = [];
-      for (let tries = 0; tries < 50 && logged.length < wanted.length; tries++) {
-        if (tries > 0) await sleep(200);
-        const rows = (await owner.request('GET', '/api/logs')).json as typeof wanted;
-        logged = wanted.filter((w) => rows.some((row) => row.ipAddress === w.ipAddress && row.action === w.action));
-      }
-      expect(logged).toEqual(wanted);
-    },
-    // 60 s of outage, the stack's start and the checks around it.
-    150_000,
-  );
+    // Events flow again too: a sign-in after the outage, and the attempt during it, reach audit-svc's access log.
+    const later = new ApiClient(stack.url);
+    expect((await later.login(OWNER.username, OWNER.password)).status).toBe(200);
+    const wanted = [
+      { ipAddress: later.address, action: 'login_success' },
+      { ipAddress: stranger.address, action: 'unauthorized' },
+    ];
+    let logged: typeof wanted = [];
+    for (let tries = 0; tries < 50 && logged.length < wanted.length; tries++) {
+      if (tries > 0) await sleep(200);
+      const rows = (await owner.request('GET', '/api/logs')).json as typeof wanted;
+      logged = wanted.filter((w) => rows.some((row) => row.ipAddress === w.ipAddress && row.action === w.action));
+    }
+    expect(logged).toEqual(wanted);
+  }, 150_000); // 60 s of outage, the stack's start and the checks around it.
 });

@@ -11,7 +11,9 @@ const database = (service: string) => `${service.toUpperCase()}_DATABASE_URL or 
 const ENTRY_POINTS: Array<{ app: string; args?: string[]; expected: string[] }> = [
   {
     app: 'vault/dist/main.js',
-    expected: ['VAULT_MODE: the vault process runs the embedded mode only (the distributed mode runs apps/gateway and the apps/*-svc services: npm run start:distributed)'],
+    expected: [
+      'VAULT_MODE: the vault process runs the embedded mode only (the distributed mode runs apps/gateway and the apps/*-svc services: npm run start:distributed)',
+    ],
   },
   { app: 'gateway/dist/main.js', expected: ['REDIS_URL: required by the gateway in distributed mode'] },
   { app: 'auth-svc/dist/main.js', expected: [database('auth')] },

@@ -20,7 +20,12 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
   /** Every object in this stack's bucket, read straight from the S3 server. */
   const bucketKeys = async () => {
     const { s3 } = testServers();
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     try {
       const listed = await client.send(new ListObjectsV2Command({ Bucket: stack.config.S3_BUCKET }));
       return (listed.Contents ?? []).map((object) => object.Key);
@@ -92,7 +97,6 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     expect((await client.request('GET', '/api/targets')).status).toBe(200);
   });
 
-
   // Last: it ends this vault.
   it('self-destructs with journal-svc down: pending, not success; once it is back, every table is empty and no session or sign-in counter survives', async () => {
     const owner = new ApiClient(stack.url);
@@ -100,7 +104,9 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     await owner.request('POST', '/api/journal', { content: 'to be shredded' });
     // A real photo in the bucket, so "the bucket is empty" below means something.
     const { uploadURL, uploadHeaders } = (await owner.request('POST', '/api/objects/upload')).json;
-    expect((await fetch(uploadURL, { method: 'PUT', body: tinyPng() as BodyInit, headers: { 'content-type': 'image/png', ...uploadHeaders } })).status).toBe(200);
+    expect((await fetch(uploadURL, { method: 'PUT', body: tinyPng() as BodyInit, headers: { 'content-type': 'image/png', ...uploadHeaders } })).status).toBe(
+      200,
+    );
     expect((await owner.request('PUT', '/api/photos', { photoURL: uploadURL })).status).toBe(200);
     expect(await bucketKeys()).not.toEqual([]);
     const otherSession = new ApiClient(stack.url);
@@ -113,7 +119,12 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     expect(destroyed.status).toBe(503);
     expect(destroyed.text).toMatch(/pending: journal-svc did not confirm/);
     expect((await owner.request('GET', '/api/system/status')).text).toBe('{"destroyed":true}');
-    for (const [method, path] of [['GET', '/api/targets'], ['POST', '/api/login'], ['GET', '/api/user'], ['GET', '/api/logs']]) {
+    for (const [method, path] of [
+      ['GET', '/api/targets'],
+      ['POST', '/api/login'],
+      ['GET', '/api/user'],
+      ['GET', '/api/logs'],
+    ]) {
       const refused = await otherSession.request(method, path, method === 'POST' ? { username: OWNER.username, password: OWNER.password } : undefined);
       expect([path, refused.status]).toEqual([path, 410]);
     }

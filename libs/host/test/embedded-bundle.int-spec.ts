@@ -40,7 +40,10 @@ async function startBundle(dataDir: string, env: Record<string, string> = {}) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the bundled vault exited (${child.exitCode}):\n${stderr}`);
     if (Date.now() > deadline) throw new Error(`the bundled vault was not ready within 60 s:\n${stderr}`);
-    const ready = await fetch(`${url}/health/ready`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -93,6 +96,8 @@ describe('the bundled embedded vault (npm start)', () => {
     const again = new ApiClient(vault.url);
     expect((await again.login(OWNER.username, OWNER.password)).status).toBe(200);
     const journal = await again.request('GET', '/api/journal');
-    expect(journal.json).toEqual(expect.arrayContaining([expect.objectContaining({ id: entry.json.id, title: 'Kept across restarts', content: 'é ✓\nline two' })]));
+    expect(journal.json).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: entry.json.id, title: 'Kept across restarts', content: 'é ✓\nline two' })]),
+    );
   });
 });

@@ -132,7 +132,11 @@ describe('embedded mode: one process, its own PostgreSQL, sessions in memory', (
 
     const connection = await openConnection({ kind: 'embedded', dataDir });
     const db = connection.kind === 'postgres' ? connection.pool : undefined;
-    const tables = (await db!.query<{ t: string }>("select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1")).rows;
+    const tables = (
+      await db!.query<{ t: string }>(
+        "select table_schema || '.' || table_name as t from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1",
+      )
+    ).rows;
     const nonEmpty: string[] = [];
     for (const { t } of tables) {
       const [schema, name] = t.split('.');

@@ -64,7 +64,17 @@ const ROUTES: Array<{ path: string; methods: string[]; body?: z.ZodType }> = [
   { path: '/api/second-factor/passkey-sign-in', methods: ['PUT'], body: PasskeySignInRequest },
 ];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
-const READS = ['/api/targets', '/api/weekly-templates', '/api/activities', '/api/studies', '/api/studies/completed', '/api/bonaparte/balance', '/api/journal', '/api/photos', '/api/second-factor'];
+const READS = [
+  '/api/targets',
+  '/api/weekly-templates',
+  '/api/activities',
+  '/api/studies',
+  '/api/studies/completed',
+  '/api/bonaparte/balance',
+  '/api/journal',
+  '/api/photos',
+  '/api/second-factor',
+];
 
 const deepArray = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
@@ -77,13 +87,26 @@ const badId = fc.oneof(
 const body = fc.oneof(
   fc.constant(undefined),
   fc.jsonValue({ maxDepth: 3 }),
-  fc.record({ title: fc.anything(), description: fc.anything(), completed: fc.anything(), amount: fc.anything(), content: fc.anything() }, { requiredKeys: [] }),
+  fc.record(
+    { title: fc.anything(), description: fc.anything(), completed: fc.anything(), amount: fc.anything(), content: fc.anything() },
+    { requiredKeys: [] },
+  ),
   fc.record({ amount: fc.oneof(fc.double(), fc.integer(), fc.string()) }),
   fc.string({ maxLength: 200 }).map((raw) => ({ raw })),
   // Nested past the gateway's bound, under a field or bare.
-  fc.tuple(fc.integer({ min: 33, max: 5000 }), fc.boolean()).map(([levels, asField]) => ({ raw: asField ? `{"title":${deepArray(levels)}}` : deepArray(levels), deep: true })),
+  fc
+    .tuple(fc.integer({ min: 33, max: 5000 }), fc.boolean())
+    .map(([levels, asField]) => ({ raw: asField ? `{"title":${deepArray(levels)}}` : deepArray(levels), deep: true })),
 );
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'image/png', 'multipart/form-data; boundary=x', '');
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'image/png',
+  'multipart/form-data; boundary=x',
+  '',
+);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -156,42 +179,206 @@ function hostileCases(ids: { target: string; journal: string }, port: string): H
   const rebound = 'rebound.example';
   return [
     // Nesting and size: refused at the gateway, before a service sees the body.
-    { name: 'a title nested 4,500 levels deep', method: 'POST', path: '/api/targets', type: JSON_TYPE, body: `{"title":${deepArray(4500)}}`, status: 400, text: NESTED },
-    { name: 'an update 33 objects deep', method: 'PATCH', path: `/api/targets/${ids.target}`, type: JSON_TYPE, body: deepObject(33), status: 400, text: NESTED },
-    { name: 'a sign-in with a deep password', method: 'POST', path: '/api/login', type: JSON_TYPE, body: `{"username":"${OWNER.username}","password":${deepArray(100)}}`, anonymous: true, status: 400, text: NESTED },
-    { name: 'a deep journal entry with a charset', method: 'POST', path: '/api/journal', type: `${JSON_TYPE}; charset=utf-8`, body: `{"content":${deepArray(40)}}`, status: 400, text: NESTED },
-    { name: 'a body over the size limit', method: 'POST', path: '/api/journal', type: JSON_TYPE, body: `{"content":"${'x'.repeat(1_048_576)}"}`, status: 413, text: TOO_LARGE },
+    {
+      name: 'a title nested 4,500 levels deep',
+      method: 'POST',
+      path: '/api/targets',
+      type: JSON_TYPE,
+      body: `{"title":${deepArray(4500)}}`,
+      status: 400,
+      text: NESTED,
+    },
+    {
+      name: 'an update 33 objects deep',
+      method: 'PATCH',
+      path: `/api/targets/${ids.target}`,
+      type: JSON_TYPE,
+      body: deepObject(33),
+      status: 400,
+      text: NESTED,
+    },
+    {
+      name: 'a sign-in with a deep password',
+      method: 'POST',
+      path: '/api/login',
+      type: JSON_TYPE,
+      body: `{"username":"${OWNER.username}","password":${deepArray(100)}}`,
+      anonymous: true,
+      status: 400,
+      text: NESTED,
+    },
+    {
+      name: 'a deep journal entry with a charset',
+      method: 'POST',
+      path: '/api/journal',
+      type: `${JSON_TYPE}; charset=utf-8`,
+      body: `{"content":${deepArray(40)}}`,
+      status: 400,
+      text: NESTED,
+    },
+    {
+      name: 'a body over the size limit',
+      method: 'POST',
+      path: '/api/journal',
+      type: JSON_TYPE,
+      body: `{"content":"${'x'.repeat(1_048_576)}"}`,
+      status: 413,
+      text: TOO_LARGE,
+    },
     // Not JSON: 415 before the body is read.
     { name: 'a form-encoded target', method: 'POST', path: '/api/targets', type: FORM, body: 'title=Formed', status: 415, text: jsonOnly(FORM) },
-    { name: 'a form-encoded sign-in with the right password', method: 'POST', path: '/api/login', type: FORM, body: `username=${OWNER.username}&password=${OWNER.password}`, anonymous: true, status: 415, text: jsonOnly(FORM) },
+    {
+      name: 'a form-encoded sign-in with the right password',
+      method: 'POST',
+      path: '/api/login',
+      type: FORM,
+      body: `username=${OWNER.username}&password=${OWNER.password}`,
+      anonymous: true,
+      status: 415,
+      text: jsonOnly(FORM),
+    },
     { name: 'a form-encoded delete', method: 'DELETE', path: `/api/journal/${ids.journal}`, type: FORM, body: 'confirm=1', status: 415, text: jsonOnly(FORM) },
-    { name: 'JSON sent as text/plain (a no-cors fetch)', method: 'POST', path: '/api/targets', type: 'text/plain;charset=UTF-8', body: '{"title":"Plain"}', status: 415, text: jsonOnly('text/plain') },
-    { name: 'a text/plain journal update', method: 'PATCH', path: `/api/journal/${ids.journal}`, type: 'text/plain', body: '{"content":"changed"}', status: 415, text: jsonOnly('text/plain') },
-    { name: 'a multipart target', method: 'POST', path: '/api/targets', type: MULTIPART, body: multipartBody('title', 'Multi'), status: 415, text: jsonOnly('multipart/form-data') },
-    { name: 'a multipart photo registration', method: 'PUT', path: '/api/photos', type: MULTIPART, body: multipartBody('photoURL', 'x'), status: 415, text: jsonOnly('multipart/form-data') },
+    {
+      name: 'JSON sent as text/plain (a no-cors fetch)',
+      method: 'POST',
+      path: '/api/targets',
+      type: 'text/plain;charset=UTF-8',
+      body: '{"title":"Plain"}',
+      status: 415,
+      text: jsonOnly('text/plain'),
+    },
+    {
+      name: 'a text/plain journal update',
+      method: 'PATCH',
+      path: `/api/journal/${ids.journal}`,
+      type: 'text/plain',
+      body: '{"content":"changed"}',
+      status: 415,
+      text: jsonOnly('text/plain'),
+    },
+    {
+      name: 'a multipart target',
+      method: 'POST',
+      path: '/api/targets',
+      type: MULTIPART,
+      body: multipartBody('title', 'Multi'),
+      status: 415,
+      text: jsonOnly('multipart/form-data'),
+    },
+    {
+      name: 'a multipart photo registration',
+      method: 'PUT',
+      path: '/api/photos',
+      type: MULTIPART,
+      body: multipartBody('photoURL', 'x'),
+      status: 415,
+      text: jsonOnly('multipart/form-data'),
+    },
     { name: 'a JSON body without a Content-Type', method: 'POST', path: '/api/targets', body: '{"title":"Untyped"}', status: 415, text: UNTYPED },
-    { name: 'an empty text/plain switch of global access', method: 'POST', path: '/api/settings/global-access', type: 'text/plain', body: '', status: 415, text: jsonOnly('text/plain') },
+    {
+      name: 'an empty text/plain switch of global access',
+      method: 'POST',
+      path: '/api/settings/global-access',
+      type: 'text/plain',
+      body: '',
+      status: 415,
+      text: jsonOnly('text/plain'),
+    },
     // JSON and bodiless calls still pass the rules.
     { name: 'a bodiless delete of an unknown target', method: 'DELETE', path: '/api/targets/00000000-0000-4000-8000-000000000000', status: 404 },
-    { name: 'JSON with a charset, reaching validation', method: 'POST', path: '/api/targets', type: `${JSON_TYPE}; charset=utf-8`, body: '{"title":"   "}', status: 400 },
+    {
+      name: 'JSON with a charset, reaching validation',
+      method: 'POST',
+      path: '/api/targets',
+      type: `${JSON_TYPE}; charset=utf-8`,
+      body: '{"title":"   "}',
+      status: 400,
+    },
     // Host names: only the configured ones (loopback by default); health answers any.
     { name: 'a read under a foreign Host', method: 'GET', path: '/api/targets', headers: { host: rebound }, status: 421, text: foreignHost(rebound) },
-    { name: 'a DNS-rebound write whose Origin matches its Host', method: 'POST', path: '/api/targets', type: JSON_TYPE, body: '{"title":"Rebound"}', headers: { host: `${rebound}:${port}`, origin: `http://${rebound}:${port}` }, status: 421, text: foreignHost(`${rebound}:${port}`) },
-    { name: 'a DNS-rebound sign-in', method: 'POST', path: '/api/login', type: JSON_TYPE, body: JSON.stringify({ username: OWNER.username, password: OWNER.password }), headers: { host: rebound, origin: `http://${rebound}` }, anonymous: true, status: 421, text: foreignHost(rebound) },
-    { name: 'the page under a foreign Host', method: 'GET', path: '/', headers: { host: 'localhost.rebound.example' }, status: 421, text: foreignHost('localhost.rebound.example') },
+    {
+      name: 'a DNS-rebound write whose Origin matches its Host',
+      method: 'POST',
+      path: '/api/targets',
+      type: JSON_TYPE,
+      body: '{"title":"Rebound"}',
+      headers: { host: `${rebound}:${port}`, origin: `http://${rebound}:${port}` },
+      status: 421,
+      text: foreignHost(`${rebound}:${port}`),
+    },
+    {
+      name: 'a DNS-rebound sign-in',
+      method: 'POST',
+      path: '/api/login',
+      type: JSON_TYPE,
+      body: JSON.stringify({ username: OWNER.username, password: OWNER.password }),
+      headers: { host: rebound, origin: `http://${rebound}` },
+      anonymous: true,
+      status: 421,
+      text: foreignHost(rebound),
+    },
+    {
+      name: 'the page under a foreign Host',
+      method: 'GET',
+      path: '/',
+      headers: { host: 'localhost.rebound.example' },
+      status: 421,
+      text: foreignHost('localhost.rebound.example'),
+    },
     { name: 'liveness under a pod IP', method: 'GET', path: '/health/live', headers: { host: `10.1.2.3:${port}` }, status: 200 },
     { name: 'readiness under a pod IP', method: 'GET', path: '/health/ready', headers: { host: '10.1.2.3' }, status: 200 },
     { name: 'a *.localhost name', method: 'GET', path: '/api/system/status', headers: { host: `vault.localhost:${port}` }, status: 200 },
-    { name: 'an Origin of another allowed name', method: 'POST', path: '/api/targets', type: JSON_TYPE, body: '{"title":""}', headers: { host: `127.0.0.1:${port}`, origin: `http://localhost:${port}` }, status: 400 },
-    { name: 'a foreign Origin under an allowed Host', method: 'POST', path: '/api/targets', type: JSON_TYPE, body: '{"title":"Foreign"}', headers: { origin: `http://${rebound}:${port}` }, status: 403 },
+    {
+      name: 'an Origin of another allowed name',
+      method: 'POST',
+      path: '/api/targets',
+      type: JSON_TYPE,
+      body: '{"title":""}',
+      headers: { host: `127.0.0.1:${port}`, origin: `http://localhost:${port}` },
+      status: 400,
+    },
+    {
+      name: 'a foreign Origin under an allowed Host',
+      method: 'POST',
+      path: '/api/targets',
+      type: JSON_TYPE,
+      body: '{"title":"Foreign"}',
+      headers: { origin: `http://${rebound}:${port}` },
+      status: 403,
+    },
     // Last: these end or open the whole vault if they get through.
-    { name: 'a text/plain self-destruct', method: 'POST', path: '/api/settings/self-destruct', type: 'text/plain', body: 'go', status: 415, text: jsonOnly('text/plain') },
-    { name: 'a DNS-rebound self-destruct', method: 'POST', path: '/api/settings/self-destruct', headers: { host: rebound, origin: `http://${rebound}` }, status: 421, text: foreignHost(rebound) },
+    {
+      name: 'a text/plain self-destruct',
+      method: 'POST',
+      path: '/api/settings/self-destruct',
+      type: 'text/plain',
+      body: 'go',
+      status: 415,
+      text: jsonOnly('text/plain'),
+    },
+    {
+      name: 'a DNS-rebound self-destruct',
+      method: 'POST',
+      path: '/api/settings/self-destruct',
+      headers: { host: rebound, origin: `http://${rebound}` },
+      status: 421,
+      text: foreignHost(rebound),
+    },
   ];
 }
 
 /** What the owner sees, global access included: none of the hostile requests may change it. */
-const PROTECTED_READS = ['/api/targets', '/api/journal', '/api/studies', '/api/activities', '/api/weekly-templates', '/api/photos', '/api/bonaparte/balance', '/api/user', '/api/system/status'];
+const PROTECTED_READS = [
+  '/api/targets',
+  '/api/journal',
+  '/api/studies',
+  '/api/activities',
+  '/api/weekly-templates',
+  '/api/photos',
+  '/api/bonaparte/balance',
+  '/api/user',
+  '/api/system/status',
+];
 
 /** One row of each kind, then every hostile case: the exact answer each, no 5xx, and no change. */
 function describeHostileRequests(baseUrl: () => string) {
@@ -207,7 +394,12 @@ function describeHostileRequests(baseUrl: () => string) {
     const cases = hostileCases({ target, journal }, new URL(baseUrl()).port);
     const answers = [];
     for (const c of cases) {
-      const headers = { ...(c.anonymous ? {} : { cookie: client.sessionCookie! }), 'x-forwarded-for': client.address, ...(c.type !== undefined ? { 'content-type': c.type } : {}), ...c.headers };
+      const headers = {
+        ...(c.anonymous ? {} : { cookie: client.sessionCookie! }),
+        'x-forwarded-for': client.address,
+        ...(c.type !== undefined ? { 'content-type': c.type } : {}),
+        ...c.headers,
+      };
       const { status, text } = await sendRaw(baseUrl(), c.method, c.path, headers, c.body);
       answers.push({ name: c.name, status, ...(c.text !== undefined ? { text } : {}) });
     }
@@ -298,7 +490,12 @@ describe('fuzz: generated bad requests to every route', () => {
             if (payload && typeof payload === 'object' && ('date' in payload || 'photoURL' in payload)) return;
           }
           const path = route.path.replace('{id}', encodeURIComponent(id)) + (query ? `?${encodeURIComponent(query)}=${encodeURIComponent(query)}` : '');
-          const raw = payload && typeof payload === 'object' && 'raw' in payload ? String((payload as { raw: string }).raw) : payload === undefined ? undefined : JSON.stringify(payload);
+          const raw =
+            payload && typeof payload === 'object' && 'raw' in payload
+              ? String((payload as { raw: string }).raw)
+              : payload === undefined
+                ? undefined
+                : JSON.stringify(payload);
           const response = await fetch(vault.url + path, {
             method,
             headers: { cookie: client.sessionCookie!, ...(type ? { 'content-type': type } : {}), 'x-forwarded-for': client.address },
@@ -306,7 +503,12 @@ describe('fuzz: generated bad requests to every route', () => {
           });
           await response.arrayBuffer();
           sent++;
-          const expected = gatewayRefusal(method, type, method === 'GET' || method === 'HEAD' ? undefined : raw, Boolean(payload && typeof payload === 'object' && 'deep' in payload));
+          const expected = gatewayRefusal(
+            method,
+            type,
+            method === 'GET' || method === 'HEAD' ? undefined : raw,
+            Boolean(payload && typeof payload === 'object' && 'deep' in payload),
+          );
           if (response.status >= 500 || (expected !== undefined && response.status !== expected)) {
             failures.push(`${method} ${path} ${type} ${raw?.slice(0, 80)} -> ${response.status}${expected ? ` (expected ${expected})` : ''}`);
           }

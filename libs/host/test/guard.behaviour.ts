@@ -10,7 +10,9 @@ export function describeGuard(baseUrl: () => string) {
     const before = (await client.request('GET', '/api/targets')).json;
     const foreign = await client.request('POST', '/api/targets', { title: 'Planted' }, { origin: 'https://evil.example' });
     expect([foreign.status, foreign.text]).toEqual([403, 'Cross-site request refused']);
-    const crossSite = await client.request('DELETE', `/api/targets/${before[0]?.id ?? '00000000-0000-4000-8000-000000000000'}`, undefined, { 'sec-fetch-site': 'cross-site' });
+    const crossSite = await client.request('DELETE', `/api/targets/${before[0]?.id ?? '00000000-0000-4000-8000-000000000000'}`, undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
     expect(crossSite.status).toBe(403);
     expect((await client.request('GET', '/api/targets')).json).toEqual(before);
     const sameOrigin = await client.request('POST', '/api/targets', { title: 'Same origin' }, { origin: baseUrl() });
@@ -23,7 +25,13 @@ export function describeGuard(baseUrl: () => string) {
       const { headers } = await client.request('GET', path);
       // Scripts from the vault's own origin only: script-src, or default-src, its fallback, when there is none.
       const policy = headers.get('content-security-policy') ?? '';
-      const directive = (name: string) => policy.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name)?.slice(1).join(' ');
+      const directive = (name: string) =>
+        policy
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .find(([n]) => n === name)
+          ?.slice(1)
+          .join(' ');
       expect(directive('script-src') ?? directive('default-src')).toBe("'self'");
       expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(headers.get('x-content-type-options')).toBe('nosniff');

@@ -19,7 +19,13 @@ function send(baseUrl: string, method: string, path: string, headers: Record<str
   const url = new URL(baseUrl);
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const sent = httpRequest(
-      { host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) },
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -84,7 +90,13 @@ describe('VAULT_ALLOWED_HOSTS', () => {
       const host = `vault.test.example:${port}`;
       const fromBox = await send(vault.url, 'POST', '/api/login', { host, origin: 'http://box.lan.example:3443', 'x-forwarded-for': '10.9.9.1' }, credentials);
       expect(fromBox.status).toBe(200);
-      const fromLoopback = await send(vault.url, 'POST', '/api/login', { host, origin: `http://127.0.0.1:${port}`, 'x-forwarded-for': '10.9.9.2' }, credentials);
+      const fromLoopback = await send(
+        vault.url,
+        'POST',
+        '/api/login',
+        { host, origin: `http://127.0.0.1:${port}`, 'x-forwarded-for': '10.9.9.2' },
+        credentials,
+      );
       expect(fromLoopback).toEqual({ status: 403, text: 'Cross-site request refused' });
     });
   });

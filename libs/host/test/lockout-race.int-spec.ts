@@ -36,7 +36,11 @@ function describeLockoutRace(target: () => { url: string; auth: INestApplication
         const address = `10.13.${Math.floor(position / 200)}.${(position % 200) + 1}`;
         const client = () => new ApiClient(url, address);
         const statuses = await Promise.all(
-          Array.from({ length: BURST }, (_, i) => client().login(OWNER.username, i === position ? OWNER.password : `wrong guess ${i}`).then((r) => r.status)),
+          Array.from({ length: BURST }, (_, i) =>
+            client()
+              .login(OWNER.username, i === position ? OWNER.password : `wrong guess ${i}`)
+              .then((r) => r.status),
+          ),
         );
         const accepted = statuses.filter((s) => s === 200).length;
         expect({ position, judged: judged.length <= THRESHOLD }).toEqual({ position, judged: true });

@@ -25,7 +25,8 @@ describe('embedded vault with METRICS_PORT: the same metrics on 127.0.0.1, off t
     let metrics = await scrape(url);
     // Access events are handled after the request has moved on.
     const settled = () =>
-      sampleValue(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }) >= Math.max(1, sampleValue(metrics, 'vault_events_published_total', { event: 'audit.access' }));
+      sampleValue(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }) >=
+      Math.max(1, sampleValue(metrics, 'vault_events_published_total', { event: 'audit.access' }));
     for (let i = 0; i < 50 && !settled(); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       metrics = await scrape(url);
@@ -33,7 +34,9 @@ describe('embedded vault with METRICS_PORT: the same metrics on 127.0.0.1, off t
     expect(sampleValue(metrics, 'vault_http_request_duration_seconds_count', { route: '/api/targets', method: 'POST', status: '201' })).toBe(2);
     expect(sampleValue(metrics, 'vault_rpc_client_duration_seconds_count', { pattern: 'planner.targets.create', outcome: 'ok' })).toBe(2);
     expect(sampleValue(metrics, 'vault_rpc_server_duration_seconds_count', { pattern: 'planner.targets.create', outcome: 'ok' })).toBe(2);
-    expect(sampleValue(metrics, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' })).toBe(sampleValue(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }));
+    expect(sampleValue(metrics, 'vault_events_published_total', { event: 'audit.access', outcome: 'ok' })).toBe(
+      sampleValue(metrics, 'vault_events_acknowledged_total', { event: 'audit.access', consumer: 'vault' }),
+    );
     expect(sampleValue(metrics, 'vault_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(metrics, 'vault_db_query_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
     expect(sampleValue(metrics, 'vault_readiness', { check: 'database' })).toBe(1);

@@ -75,11 +75,13 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     expect(body).not.toContain('# TYPE');
     expect(body).not.toContain('vault_');
     // Each process labels its own series.
-    for (const [name, metrics] of Object.entries(scraped)) expect(sampleValue(metrics, 'vault_nats_connected', { service: name === 'gateway' ? 'gateway' : `${name}-svc` })).toBe(2);
+    for (const [name, metrics] of Object.entries(scraped))
+      expect(sampleValue(metrics, 'vault_nats_connected', { service: name === 'gateway' ? 'gateway' : `${name}-svc` })).toBe(2);
   });
 
   it('counts HTTP requests at the gateway by route pattern and status, never the URL with its ids', () => {
-    const http = (route: string, method: string, status: string) => sampleValue(scraped.gateway, 'vault_http_request_duration_seconds_count', { route, method, status });
+    const http = (route: string, method: string, status: string) =>
+      sampleValue(scraped.gateway, 'vault_http_request_duration_seconds_count', { route, method, status });
     expect(http('/api/targets', 'POST', '201')).toBe(3);
     expect(http('/api/targets', 'POST', '400')).toBe(1);
     expect(http('/api/targets', 'GET', '200')).toBe(1);
@@ -104,7 +106,8 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     expect(hasSamples(scraped.planner, 'vault_rpc_client_duration_seconds')).toBe(false);
     expect(hasSamples(scraped.gateway, 'vault_rpc_server_duration_seconds')).toBe(false);
     // Every call the gateway made, some service handled.
-    const total = (side: 'client' | 'server', processes: string[]) => processes.reduce((n, p) => n + sampleValue(scraped[p], `vault_rpc_${side}_duration_seconds_count`), 0);
+    const total = (side: 'client' | 'server', processes: string[]) =>
+      processes.reduce((n, p) => n + sampleValue(scraped[p], `vault_rpc_${side}_duration_seconds_count`), 0);
     expect(total('server', [...SERVICE_NAMES])).toBe(total('client', ['gateway']));
   });
 
@@ -144,9 +147,14 @@ describe('metrics of every process of the distributed mode, after a scripted ses
     expect(sampleValue(scraped.planner, 'vault_db_query_duration_seconds_count')).toBeGreaterThanOrEqual(4);
   });
 
-  it("shows the Node runtime of each process: event-loop delay, heap, GC, CPU", () => {
+  it('shows the Node runtime of each process: event-loop delay, heap, GC, CPU', () => {
     for (const metrics of Object.values(scraped)) {
-      for (const family of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'process_cpu_user_seconds_total', 'nodejs_eventloop_lag_p99_seconds'])
+      for (const family of [
+        'nodejs_eventloop_lag_seconds',
+        'nodejs_heap_size_used_bytes',
+        'process_cpu_user_seconds_total',
+        'nodejs_eventloop_lag_p99_seconds',
+      ])
         expect(hasSamples(metrics, family)).toBe(true);
       expect(metrics.families.get('nodejs_gc_duration_seconds')).toBe('histogram');
     }
@@ -155,7 +163,8 @@ describe('metrics of every process of the distributed mode, after a scripted ses
   it('holds no personal data: no title, content, password, session id or client address', () => {
     const secrets = [...TARGET_TITLES, JOURNAL.title, JOURNAL.content, OWNER.password, sessionId, owner.address];
     for (const [name, metrics] of Object.entries(scraped)) {
-      for (const secret of secrets) expect({ process: name, found: metrics.text.includes(secret) ? secret : undefined }).toEqual({ process: name, found: undefined });
+      for (const secret of secrets)
+        expect({ process: name, found: metrics.text.includes(secret) ? secret : undefined }).toEqual({ process: name, found: undefined });
     }
   });
 });

@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { loadVaultConfig, migrateService, type ServiceName } from '../src/index.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const FOLDERS: Record<ServiceName, string> = { auth: AUTH_MIGRATIONS, planner: PLANNER_MIGRATIONS, journal: JOURNAL_MIGRATIONS, media: MEDIA_MIGRATIONS, audit: AUDIT_MIGRATIONS };
+const FOLDERS: Record<ServiceName, string> = {
+  auth: AUTH_MIGRATIONS,
+  planner: PLANNER_MIGRATIONS,
+  journal: JOURNAL_MIGRATIONS,
+  media: MEDIA_MIGRATIONS,
+  audit: AUDIT_MIGRATIONS,
+};
 const expectedCount = (service: ServiceName) => JSON.parse(readFileSync(join(FOLDERS[service], 'meta/_journal.json'), 'utf8')).entries.length as number;
 
 /** What the Helm hook Job runs before a release serves: `node dist/main.js migrate` per service. */
@@ -27,8 +33,7 @@ describe('migrate mode (the deploy job)', () => {
     await db?.drop();
   });
 
-  const applied = async (service: ServiceName) =>
-    Number((await db.query<{ n: string }>(`select count(*) as n from vault_migrations.${service}`))[0].n);
+  const applied = async (service: ServiceName) => Number((await db.query<{ n: string }>(`select count(*) as n from vault_migrations.${service}`))[0].n);
 
   it('applies every service migration once, even when two jobs run at the same time', async () => {
     const config = loadVaultConfig({ VAULT_MODE: 'distributed', DATABASE_URL: db.url, LOG_LEVEL: 'warn' });

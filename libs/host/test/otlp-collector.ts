@@ -60,7 +60,12 @@ export class OtlpCollector {
     return this.spans;
   }
 
-  private read(exported: { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> }) {
+  private read(exported: {
+    resourceSpans?: Array<{
+      resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> };
+      scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }>;
+    }>;
+  }) {
     for (const resourceSpans of exported.resourceSpans ?? []) {
       const service = resourceSpans.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
       for (const scope of resourceSpans.scopeSpans ?? [])

@@ -18,9 +18,10 @@ function command(script: string, args: string[], env: Record<string, string>, in
 }
 
 /** The CLI against the embedded data folder. */
-const cli = (dataDir: string, args: string[], input = '') => command('apps/vault/dist/cli.js', args, { VAULT_MODE: 'embedded', VAULT_DATA_DIR: dataDir }, input);
+const cli = (dataDir: string, args: string[], input = '') =>
+  command('apps/vault/dist/cli.js', args, { VAULT_MODE: 'embedded', VAULT_DATA_DIR: dataDir }, input);
 
-const FACTOR_TABLES = "select (select count(*) from auth.second_factors)::int as factors, (select count(*) from auth.recovery_codes)::int as codes";
+const FACTOR_TABLES = 'select (select count(*) from auth.second_factors)::int as factors, (select count(*) from auth.recovery_codes)::int as codes';
 
 /** Enrols a factor, then self-destructs with the fresh sign-in: auth-svc's erase must take the factors and codes too. */
 async function enrolAndDestroy(url: string) {

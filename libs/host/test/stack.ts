@@ -22,7 +22,13 @@ const quiet = {
   LOG_LEVEL: 'warn',
   VAULT_TRUSTED_PROXIES: '127.0.0.1',
   VAULT_LOCKOUT_SECONDS: '2',
-  VAULT_LOGIN_RATE_LIMIT: '12', HOST: '127.0.0.1', PORT: '0', VAULT_OWNER_NAME: OWNER.name, VAULT_OWNER_USERNAME: OWNER.username, VAULT_OWNER_PASSWORD: OWNER.password };
+  VAULT_LOGIN_RATE_LIMIT: '12',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  VAULT_OWNER_NAME: OWNER.name,
+  VAULT_OWNER_USERNAME: OWNER.username,
+  VAULT_OWNER_PASSWORD: OWNER.password,
+};
 
 export function urlOf(app: INestApplication): string {
   const address = app.getHttpServer().address() as { port: number };
@@ -32,7 +38,12 @@ export function urlOf(app: INestApplication): string {
 /** The distributed mode inside the test process: each app its own Nest application, joined only by NATS. */
 export async function startDistributedStack(env: Record<string, string>) {
   const { s3 } = testServers();
-  const bucket = { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_BUCKET: `vault-it-${randomBytes(4).toString('hex')}` };
+  const bucket = {
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_BUCKET: `vault-it-${randomBytes(4).toString('hex')}`,
+  };
   const config = loadVaultConfig({ ...quiet, VAULT_MODE: 'distributed', ...bucket, ...env });
   const services = {
     auth: () => startService(config, 'auth', AuthModule.forRoot(authOptions(config))),

@@ -66,7 +66,12 @@ describe('modules loaded at start, by mode', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   /** Starts an app under the recorder, runs `exercise` once it is ready, and returns the packages it loaded. */
-  async function packagesLoadedBy(entry: string, env: Record<string, string>, readyPath: string, exercise: (url: string) => Promise<void> = async () => undefined) {
+  async function packagesLoadedBy(
+    entry: string,
+    env: Record<string, string>,
+    readyPath: string,
+    exercise: (url: string) => Promise<void> = async () => undefined,
+  ) {
     const port = await freePort();
     const out = join(work, `${entry.split('/')[1]}-${randomBytes(3).toString('hex')}`);
     const child = spawn(process.execPath, ['--import', pathToFileURL(preload).href, entry], {
@@ -82,7 +87,10 @@ describe('modules loaded at start, by mode', () => {
       const deadline = Date.now() + 60_000;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}: ${stderr}`);
-        const status = await fetch(url + readyPath).then((r) => r.status, () => 0);
+        const status = await fetch(url + readyPath).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status === 200) break;
         if (Date.now() > deadline) throw new Error(`${entry} was not ready within 60 s: ${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));

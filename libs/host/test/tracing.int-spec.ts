@@ -14,7 +14,13 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const TITLE = 'Kestrel-Lantern-Target-5150';
 const SPAN_KIND = { server: 2, client: 3 };
 
-const owner = { LOG_LEVEL: 'debug', VAULT_TRUSTED_PROXIES: '127.0.0.1', VAULT_OWNER_NAME: OWNER.name, VAULT_OWNER_USERNAME: OWNER.username, VAULT_OWNER_PASSWORD: OWNER.password };
+const owner = {
+  LOG_LEVEL: 'debug',
+  VAULT_TRUSTED_PROXIES: '127.0.0.1',
+  VAULT_OWNER_NAME: OWNER.name,
+  VAULT_OWNER_USERNAME: OWNER.username,
+  VAULT_OWNER_PASSWORD: OWNER.password,
+};
 
 /** Signs in and creates one target; returns the request id the gateway gave that request, and what must stay private. */
 async function createTarget(url: string) {
@@ -34,7 +40,8 @@ async function traceOfRequest(gateway: AppProcess, requestId: string): Promise<s
 }
 
 /** The service's line for its side of one call, in that trace. */
-const handledLine = (app: AppProcess, traceId: string, pattern: string) => lineOf(app, (l) => l.msg === 'rpc handled' && l.traceId === traceId && l.pattern === pattern);
+const handledLine = (app: AppProcess, traceId: string, pattern: string) =>
+  lineOf(app, (l) => l.msg === 'rpc handled' && l.traceId === traceId && l.pattern === pattern);
 
 beforeAll(() => {
   if (!existsSync(join(root, 'apps/planner-svc/dist/main.js')) || !existsSync(join(root, 'apps/vault/dist/main.js')))
@@ -87,7 +94,9 @@ describe('one request, one trace: distributed processes', () => {
 
     const inTrace = (spans: typeof collector.spans) => spans.filter((s) => s.traceId === traceId);
     const spans = inTrace(
-      await collector.waitFor((all) => inTrace(all).some((s) => s.service === 'planner-svc') && inTrace(all).some((s) => s.service === 'gateway' && s.kind === SPAN_KIND.server)),
+      await collector.waitFor(
+        (all) => inTrace(all).some((s) => s.service === 'planner-svc') && inTrace(all).some((s) => s.service === 'gateway' && s.kind === SPAN_KIND.server),
+      ),
     );
     const root = spans.find((s) => s.service === 'gateway' && s.kind === SPAN_KIND.server)!;
     const call = spans.find((s) => s.service === 'gateway' && s.kind === SPAN_KIND.client && s.name === 'planner.targets.create')!;

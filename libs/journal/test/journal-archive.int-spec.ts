@@ -83,8 +83,14 @@ describe('journal export and restore across two vaults', () => {
   it('refuses a page whose ids collide with stored entries (422), and discard empties the journal', async () => {
     const [, target] = vaults;
     const stored = (await exportAll(target.handlers)).records;
-    expect(await call(target.handlers, target.handlers.import, { records: stored.slice(0, 1) })).toMatchObject({ ok: false, error: { status: 422, message: expect.stringMatching(/^journal: Key \(id\)=\(.+\) already exists\.$/) } });
-    expect(await call(target.handlers, target.handlers.import, { records: [{ ...stored[0], id: 'not-a-uuid' }] })).toMatchObject({ ok: false, error: { status: 400 } });
+    expect(await call(target.handlers, target.handlers.import, { records: stored.slice(0, 1) })).toMatchObject({
+      ok: false,
+      error: { status: 422, message: expect.stringMatching(/^journal: Key \(id\)=\(.+\) already exists\.$/) },
+    });
+    expect(await call(target.handlers, target.handlers.import, { records: [{ ...stored[0], id: 'not-a-uuid' }] })).toMatchObject({
+      ok: false,
+      error: { status: 400 },
+    });
     expect(data(await call(target.handlers, target.handlers.discard, {}))).toEqual({ service: 'journal', discarded: true });
     expect((await exportAll(target.handlers)).records).toEqual([]);
   });

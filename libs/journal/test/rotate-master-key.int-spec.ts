@@ -58,7 +58,11 @@ describe('master key rotation', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('VAULT_NEW_MASTER_KEY: required by rotate-master-key');
 
-    const rotated = spawnSync(process.execPath, [main, 'rotate-master-key'], { env: { ...env, VAULT_NEW_MASTER_KEY: keyA.toString('base64') }, encoding: 'utf8', timeout: 30_000 });
+    const rotated = spawnSync(process.execPath, [main, 'rotate-master-key'], {
+      env: { ...env, VAULT_NEW_MASTER_KEY: keyA.toString('base64') },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(rotated.stderr).toBe('');
     expect(rotated.status).toBe(0);
     expect(rotated.stdout).toContain('now wrapped by VAULT_NEW_MASTER_KEY');

@@ -1,14 +1,5 @@
 import { beforeEach, expect, it } from '@jest/globals';
-import {
-  DeletePhoto,
-  ListPhotos,
-  LocatePhoto,
-  RegisterPhoto,
-  RequestPhotoUpload,
-  type Photo,
-  type PhotoSource,
-  type UploadParameters,
-} from '@vault/contracts';
+import { DeletePhoto, ListPhotos, LocatePhoto, RegisterPhoto, RequestPhotoUpload, type Photo, type PhotoSource, type UploadParameters } from '@vault/contracts';
 import type { TestDatabase } from '@vault/testing';
 import type { MediaStack } from './media-stack.js';
 import { htmlFile, textFile, tinyGif, tinyPng, twelveMegabytes } from '@vault/testing';

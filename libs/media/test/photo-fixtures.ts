@@ -17,8 +17,7 @@ const GPS_XMP =
   '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>';
 
 /** Noise, so that "every pixel kept" means something. */
-const picture = () =>
-  sharp({ create: { width: 48, height: 32, channels: 3, background: 'black', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
+const picture = () => sharp({ create: { width: 48, height: 32, channels: 3, background: 'black', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
 
 export const jpegWithLocation = () => picture().jpeg({ quality: 85 }).withExif(GPS_EXIF).withXmp(GPS_XMP).withMetadata({ orientation: 6 }).toBuffer();
 export const pngWithLocation = () => picture().png().withExif(GPS_EXIF).withXmp(GPS_XMP).withMetadata({ orientation: 6 }).toBuffer();
@@ -46,7 +45,10 @@ export async function polyglots(): Promise<Array<[string, Buffer]>> {
     ['a JPEG with an HTML page in a comment segment', Buffer.concat([jpeg.subarray(0, 2), com, jpeg.subarray(2)])],
     ['a JPEG with an HTML page after its end', Buffer.concat([jpeg, comment])],
     ['a JPEG signature followed by HTML', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), comment])],
-    ['a PNG with a script in a text chunk', Buffer.concat([png.subarray(0, 33), pngChunk('tEXt', Buffer.from(`Comment\0${HTML}`, 'latin1')), png.subarray(33)])],
+    [
+      'a PNG with a script in a text chunk',
+      Buffer.concat([png.subarray(0, 33), pngChunk('tEXt', Buffer.from(`Comment\0${HTML}`, 'latin1')), png.subarray(33)]),
+    ],
     ['a GIF with an SVG in a comment', Buffer.concat([gif.subarray(0, gif.length - 1), gifComment, gif.subarray(gif.length - 1)])],
     ['a JPEG cut short', jpeg.subarray(0, Math.floor(jpeg.length / 2))],
   ];

@@ -58,7 +58,10 @@ export async function keysIn(client: S3Client, bucket: string): Promise<string[]
 /** The objects that hold bytes: a spent upload slot's empty tombstone is not one. */
 export async function keysHoldingBytes(client: S3Client, bucket: string): Promise<string[]> {
   const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
-  return (page.Contents ?? []).filter((object) => (object.Size ?? 0) > 0).map((object) => object.Key!).sort();
+  return (page.Contents ?? [])
+    .filter((object) => (object.Size ?? 0) > 0)
+    .map((object) => object.Key!)
+    .sort();
 }
 
 export async function dropBucket(client: S3Client, bucket: string): Promise<void> {

@@ -58,7 +58,6 @@ export class PersistenceModule {
       exports: [CONNECTION, DATABASE_READINESS],
     };
   }
-
 }
 
 @Module({})

@@ -30,7 +30,11 @@ function timeQueries(client: pg.PoolClient, metrics: VaultMetrics): void {
       return query(...args);
     }
     const result = query(...args);
-    if (result instanceof Promise) result.then(() => done(false), () => done(true));
+    if (result instanceof Promise)
+      result.then(
+        () => done(false),
+        () => done(true),
+      );
     return result;
   };
   (client as unknown as { query: Query }).query = timed;

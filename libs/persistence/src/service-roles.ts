@@ -23,7 +23,8 @@ const MAX_NAME_BYTES = 63;
  */
 export function serviceRoleName(database: string, schema: string): string {
   const name = `${database}_${schema}`;
-  if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw new Error(`The role name ${name} is longer than PostgreSQL's ${MAX_NAME_BYTES} bytes: use a shorter database name`);
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES)
+    throw new Error(`The role name ${name} is longer than PostgreSQL's ${MAX_NAME_BYTES} bytes: use a shorter database name`);
   return name;
 }
 
@@ -36,7 +37,8 @@ export function serviceRoleName(database: string, schema: string): string {
 export async function provisionServiceRoles(admin: pg.ClientBase, roles: ServiceRole[]): Promise<void> {
   for (const { schema, role, password } of roles) {
     if (!schema || !role || !password) throw new Error('Each service role needs a schema, a role name and a password');
-    if (Buffer.byteLength(role) > MAX_NAME_BYTES || Buffer.byteLength(schema) > MAX_NAME_BYTES) throw new Error(`Name too long for PostgreSQL: ${role} / ${schema}`);
+    if (Buffer.byteLength(role) > MAX_NAME_BYTES || Buffer.byteLength(schema) > MAX_NAME_BYTES)
+      throw new Error(`Name too long for PostgreSQL: ${role} / ${schema}`);
   }
   await admin.query('begin');
   try {

@@ -37,7 +37,8 @@ export async function waitForOutput(child: Child, pattern: RegExp, timeoutMs = 3
   for (;;) {
     const match = pattern.exec(child.output());
     if (match) return match;
-    if (child.process.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern} from the child (exit ${child.process.exitCode}): ${child.output()}`);
+    if (child.process.exitCode !== null || Date.now() > deadline)
+      throw new Error(`no ${pattern} from the child (exit ${child.process.exitCode}): ${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -1,10 +1,32 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { EmbeddedDatabaseInUseError, LOG_FILE, UNPRIVILEGED_ID, detectRunAs, openConnection, openEmbeddedDatabase, postgresBinaries, restoreLibraryLinks } from '../src/index.js';
+import {
+  EmbeddedDatabaseInUseError,
+  LOG_FILE,
+  UNPRIVILEGED_ID,
+  detectRunAs,
+  openConnection,
+  openEmbeddedDatabase,
+  postgresBinaries,
+  restoreLibraryLinks,
+} from '../src/index.js';
 import { assertBuilt, startChild, waitForOutput } from './children.js';
 
 /**
@@ -37,7 +59,15 @@ describe('the embedded PostgreSQL server', () => {
         unix_socket_directories: await setting('unix_socket_directories'),
         database: await setting('data_directory'),
         TimeZone: await setting('TimeZone'),
-      }).toEqual({ fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', listen_addresses: '', unix_socket_directories: pgdata, database: pgdata, TimeZone: 'UTC' });
+      }).toEqual({
+        fsync: 'on',
+        synchronous_commit: 'on',
+        full_page_writes: 'on',
+        listen_addresses: '',
+        unix_socket_directories: pgdata,
+        database: pgdata,
+        TimeZone: 'UTC',
+      });
       expect((await connection.pool.query('select current_database() as d, inet_server_addr() as tcp')).rows[0]).toEqual({ d: 'vault', tcp: null });
       expect(statSync(pgdata).mode & 0o777).toBe(0o700);
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
@@ -105,8 +135,26 @@ describe('the embedded PostgreSQL server', () => {
     await new Promise((resolve) => owner.on('exit', resolve));
     const { postgres } = postgresBinaries();
     const runAs = detectRunAs();
-    const prefix = runAs === 'unshare' ? ['unshare', '--user', `--map-user=${UNPRIVILEGED_ID}`, `--map-group=${UNPRIVILEGED_ID}`] : runAs === 'setpriv' ? ['setpriv', `--reuid=${UNPRIVILEGED_ID}`, `--regid=${UNPRIVILEGED_ID}`, '--clear-groups'] : [];
-    const [command, ...args] = [...prefix, postgres, '-D', pgdata, '-c', 'listen_addresses=', '-c', `unix_socket_directories=${pgdata}`, '-c', 'io_method=sync', '-c', `vault.owner_pid=${owner.pid}`];
+    const prefix =
+      runAs === 'unshare'
+        ? ['unshare', '--user', `--map-user=${UNPRIVILEGED_ID}`, `--map-group=${UNPRIVILEGED_ID}`]
+        : runAs === 'setpriv'
+          ? ['setpriv', `--reuid=${UNPRIVILEGED_ID}`, `--regid=${UNPRIVILEGED_ID}`, '--clear-groups']
+          : [];
+    const [command, ...args] = [
+      ...prefix,
+      postgres,
+      '-D',
+      pgdata,
+      '-c',
+      'listen_addresses=',
+      '-c',
+      `unix_socket_directories=${pgdata}`,
+      '-c',
+      'io_method=sync',
+      '-c',
+      `vault.owner_pid=${owner.pid}`,
+    ];
     const stale = spawn(command, args, { stdio: 'ignore', detached: true });
     stale.unref();
     strays.push(stale.pid!);

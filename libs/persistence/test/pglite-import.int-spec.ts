@@ -17,7 +17,9 @@ import { assertBuilt, startChild } from './children.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const SERVICES: ServiceMigrations[] = VAULT_SERVICES.map(({ name, schema }) => ({ schema, folder: join(root, 'libs', name, 'migrations') }));
 const SCHEMAS = [...SERVICES.map((s) => s.schema), 'vault_migrations'];
-const PLANNER_0002 = (JSON.parse(readFileSync(join(root, 'libs/planner/migrations/meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number; tag: string }> }).entries.find((e) => e.tag === '0002_seed_balance')!.when;
+const PLANNER_0002 = (
+  JSON.parse(readFileSync(join(root, 'libs/planner/migrations/meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number; tag: string }> }
+).entries.find((e) => e.tag === '0002_seed_balance')!.when;
 
 const wrappedKey = randomBytes(60);
 const titleCiphertext = randomBytes(45);
@@ -44,18 +46,34 @@ async function makePgliteVault(dataDir: string, options: { plannerUntil?: number
       [at],
     );
     await db.query("insert into auth.recovery_codes (code_hash, used_at) values ('$argon2id$one', null), ('$argon2id$two', $1)", [at]);
-    await db.query("insert into planner.targets (title, description, completed, created_at, completed_at) values ('Cross the Alps ✓', null, true, $1, $1), ('Ünïcödé \"quoted\" \\ back', 'line one\nline two', false, $1, null)", [at]);
+    await db.query(
+      "insert into planner.targets (title, description, completed, created_at, completed_at) values ('Cross the Alps ✓', null, true, $1, $1), ('Ünïcödé \"quoted\" \\ back', 'line one\nline two', false, $1, null)",
+      [at],
+    );
     await db.query("insert into planner.activities (title, description) values ('Reconnaissance', 'at dawn')");
     await db.query('update planner.balance set amount = $1', [options.plannerUntil ? '123456.789' : '123456.78']);
-    const [template] = (await db.query<{ id: string }>("insert into planner.weekly_templates (title, time, day_of_week) values ('Drill', '07:30', 1) returning id")).rows;
-    await db.query("insert into planner.schedule_items (date, time, title, template_id) values ('2026-03-02', '07:30', 'Drill', $1), ('2026-03-03', '09:00', 'One-off', null)", [template.id]);
+    const [template] = (
+      await db.query<{ id: string }>("insert into planner.weekly_templates (title, time, day_of_week) values ('Drill', '07:30', 1) returning id")
+    ).rows;
+    await db.query(
+      "insert into planner.schedule_items (date, time, title, template_id) values ('2026-03-02', '07:30', 'Drill', $1), ('2026-03-03', '09:00', 'One-off', null)",
+      [template.id],
+    );
     await db.query("insert into planner.studies (subject, end_goal, completed, completed_at) values ('Ballistics', 'Pass the exam', true, now())");
     await db.query('insert into journal.data_keys (wrapped_key) values ($1)', [wrappedKey]);
-    await db.query('insert into journal.entries values (gen_random_uuid(), $1, $2, $3, $3), (gen_random_uuid(), null, $2, now(), now())', [titleCiphertext, contentCiphertext, at]);
+    await db.query('insert into journal.entries values (gen_random_uuid(), $1, $2, $3, $3), (gen_random_uuid(), null, $2, now(), now())', [
+      titleCiphertext,
+      contentCiphertext,
+      at,
+    ]);
     await db.query("insert into media.photos (id, object_key, content_type, size) values (gen_random_uuid(), 'photos/abc', 'image/png', 67)");
     await db.query("insert into media.uploads (object_key, expires_at, uploaded_at) values ('uploads/xyz', now() + interval '5 minutes', null)");
     await db.query("insert into media.erasure_watch values ('uploads/', now() + interval '10 minutes')");
-    for (let i = 0; i < 250; i++) await db.query("insert into audit.access_log values (gen_random_uuid(), '127.0.0.1', 'curl/8', 'login', $1, now() - $2 * interval '1 second')", [i % 3 === 0, i]);
+    for (let i = 0; i < 250; i++)
+      await db.query("insert into audit.access_log values (gen_random_uuid(), '127.0.0.1', 'curl/8', 'login', $1, now() - $2 * interval '1 second')", [
+        i % 3 === 0,
+        i,
+      ]);
   } finally {
     await connection.close();
   }
@@ -116,12 +134,37 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
       const after = await everyRow(connection);
       // Every table of every service, with rows in each.
       expect(Object.keys(before).filter((t) => !t.endsWith('_seq'))).toEqual(
-        expect.arrayContaining(['auth.owner_credential', 'auth.vault_state', 'auth.login_failures', 'auth.second_factors', 'auth.recovery_codes', 'planner.targets', 'planner.activities', 'planner.balance', 'planner.schedule_items', 'planner.studies', 'planner.weekly_templates', 'journal.data_keys', 'journal.entries', 'media.photos', 'media.uploads', 'media.erasure_watch', 'audit.access_log', 'vault_migrations.auth', 'vault_migrations.planner', 'vault_migrations.journal', 'vault_migrations.media', 'vault_migrations.audit']),
+        expect.arrayContaining([
+          'auth.owner_credential',
+          'auth.vault_state',
+          'auth.login_failures',
+          'auth.second_factors',
+          'auth.recovery_codes',
+          'planner.targets',
+          'planner.activities',
+          'planner.balance',
+          'planner.schedule_items',
+          'planner.studies',
+          'planner.weekly_templates',
+          'journal.data_keys',
+          'journal.entries',
+          'media.photos',
+          'media.uploads',
+          'media.erasure_watch',
+          'audit.access_log',
+          'vault_migrations.auth',
+          'vault_migrations.planner',
+          'vault_migrations.journal',
+          'vault_migrations.media',
+          'vault_migrations.audit',
+        ]),
       );
       for (const [table, rows] of Object.entries(before)) expect({ table, rows: rows.length > 0 }).toEqual({ table, rows: true });
       expect(after).toEqual(before);
       // Bytes and instants as node-postgres reads them: the ciphertext exact, the microseconds kept.
-      const { rows: entries } = await connection.pool.query("select title_ciphertext, content_ciphertext, to_char(created_at, 'US') as us from journal.entries where title_ciphertext is not null");
+      const { rows: entries } = await connection.pool.query(
+        "select title_ciphertext, content_ciphertext, to_char(created_at, 'US') as us from journal.entries where title_ciphertext is not null",
+      );
       expect(entries).toEqual([{ title_ciphertext: titleCiphertext, content_ciphertext: contentCiphertext, us: '123456' }]);
       expect((await connection.pool.query('select wrapped_key from journal.data_keys')).rows[0].wrapped_key).toEqual(wrappedKey);
     } finally {
@@ -174,7 +217,13 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
       child.process.kill('SIGKILL');
       await child.exited;
       const finished = /ready/.test(child.output());
-      const stage = existsSync(join(dataDir, 'pg')) ? (partials(dataDir).length > 0 ? 'partial' : existsSync(join(dataDir, 'postgres')) ? 'renamed' : 'not begun') : 'completed';
+      const stage = existsSync(join(dataDir, 'pg'))
+        ? partials(dataDir).length > 0
+          ? 'partial'
+          : existsSync(join(dataDir, 'postgres'))
+            ? 'renamed'
+            : 'not begun'
+        : 'completed';
       outcomes.push(`${offsetMs} ms: ${finished ? 'finished' : stage}`);
       if (existsSync(join(dataDir, 'pg'))) expect({ offsetMs, rows: await rowsOfPglite(join(dataDir, 'pg')) }).toEqual({ offsetMs, rows: before });
 
@@ -184,7 +233,12 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
       } finally {
         await connection.close();
       }
-      expect({ offsetMs, pg: existsSync(join(dataDir, 'pg')), backup: existsSync(join(dataDir, 'pg.pglite-backup')), partials: partials(dataDir) }).toEqual({ offsetMs, pg: false, backup: true, partials: [] });
+      expect({ offsetMs, pg: existsSync(join(dataDir, 'pg')), backup: existsSync(join(dataDir, 'pg.pglite-backup')), partials: partials(dataDir) }).toEqual({
+        offsetMs,
+        pg: false,
+        backup: true,
+        partials: [],
+      });
       rmSync(dataDir, { recursive: true, force: true });
     }
     process.stdout.write(`import kill trials:\n  ${outcomes.join('\n  ')}\n`);

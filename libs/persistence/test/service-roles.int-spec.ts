@@ -18,7 +18,8 @@ import { applyMigrations, openConnection, PROVISION_SERVICE_ROLES_SQL, provision
 const SERVICES = SERVICE_NAMES;
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const migrationsOf = (service: string) => `${root}libs/${service}/migrations`;
-const journalLength = (service: string) => (JSON.parse(readFileSync(`${migrationsOf(service)}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }).entries.length;
+const journalLength = (service: string) =>
+  (JSON.parse(readFileSync(`${migrationsOf(service)}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }).entries.length;
 
 /** Roles are global to the server: each database of this run gets its own, dropped after. */
 const createdRoles: string[] = [];
@@ -75,7 +76,7 @@ async function errorOf(client: pg.Client, sql: string): Promise<string | undefin
 }
 
 async function tablesOf(db: TestDatabase, schema: string): Promise<string[]> {
-  const rows = await db.query<{ name: string }>("select tablename as name from pg_tables where schemaname = $1 order by 1", [schema]);
+  const rows = await db.query<{ name: string }>('select tablename as name from pg_tables where schemaname = $1 order by 1', [schema]);
   return rows.map((r) => r.name);
 }
 
@@ -141,7 +142,16 @@ describe('a database role per service', () => {
     );
     expect(rows).toEqual(
       roles
-        .map((r) => ({ rolname: r.role, rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false, rolbypassrls: false, rolcanlogin: true, memberships: 0 }))
+        .map((r) => ({
+          rolname: r.role,
+          rolsuper: false,
+          rolcreatedb: false,
+          rolcreaterole: false,
+          rolreplication: false,
+          rolbypassrls: false,
+          rolcanlogin: true,
+          memberships: 0,
+        }))
         .sort((x, y) => x.rolname.localeCompare(y.rolname)),
     );
   });
@@ -169,7 +179,7 @@ describe('a database role per service', () => {
     }
   });
 
-  it("each role reads, writes and creates in its own schema", async () => {
+  it('each role reads, writes and creates in its own schema', async () => {
     for (const role of roles) {
       await asRole(db, role, async (client) => {
         for (const table of await tablesOf(db, role.schema)) await client.query(`select * from "${role.schema}"."${table}" limit 1`);
@@ -213,7 +223,12 @@ describe('a database role per service', () => {
     expect(match).not.toBeNull();
     const lines = match![1].split('\n');
     const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
-    expect(lines.map((l) => l.slice(indent)).join('\n').trim()).toBe(PROVISION_SERVICE_ROLES_SQL.trim());
+    expect(
+      lines
+        .map((l) => l.slice(indent))
+        .join('\n')
+        .trim(),
+    ).toBe(PROVISION_SERVICE_ROLES_SQL.trim());
   });
 });
 

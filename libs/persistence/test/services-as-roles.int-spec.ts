@@ -57,7 +57,9 @@ describe('distributed mode, each service connected as its own role', () => {
   });
 
   it('connects every service as its own role, none as a superuser', async () => {
-    const users = await db.query<{ usename: string }>('select distinct usename from pg_stat_activity where datname = current_database() and usename <> current_user order by 1');
+    const users = await db.query<{ usename: string }>(
+      'select distinct usename from pg_stat_activity where datname = current_database() and usename <> current_user order by 1',
+    );
     expect(users.map((u) => u.usename)).toEqual(roles.map((r) => r.role).sort());
   });
 

@@ -36,7 +36,15 @@ export class PlannerModule {
         }),
       ],
       controllers: [TargetsHandlers, ScheduleHandlers, ActivitiesHandlers, StudiesHandlers, BalanceHandlers, PlannerEraseHandlers, PlannerArchiveHandlers],
-      providers: [TargetsRepository, WeeklyTemplatesRepository, ScheduleRepository, ActivitiesRepository, StudiesRepository, BalanceRepository, PlannerArchiveRepository],
+      providers: [
+        TargetsRepository,
+        WeeklyTemplatesRepository,
+        ScheduleRepository,
+        ActivitiesRepository,
+        StudiesRepository,
+        BalanceRepository,
+        PlannerArchiveRepository,
+      ],
     };
   }
 }

@@ -22,7 +22,10 @@ const postgres: Backend = {
   open: async () => {
     const db: TestDatabase = await createTestDatabase();
     const connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 10 });
-    return { connection, query: (sql) => db.query(sql), close: async () => {
+    return {
+      connection,
+      query: (sql) => db.query(sql),
+      close: async () => {
         await connection.close();
         await db.drop();
       },
@@ -82,8 +85,11 @@ for (const backend of [postgres, pglite]) {
     let store: Awaited<ReturnType<Backend['open']>>;
     let handlers: BalanceHandlers;
     // The decorated handler takes the envelope the transport delivers and answers an RpcReply.
-    const subtract = (amount: unknown) => (handlers.subtract as unknown as (e: unknown) => Promise<RpcReply<{ amount: number }>>)({ data: { amount }, meta: {} });
-    const read = async () => ((await (handlers.read as unknown as (e: unknown) => Promise<RpcReply<{ amount: number }>>)({ data: {}, meta: {} })) as { data: { amount: number } }).data.amount;
+    const subtract = (amount: unknown) =>
+      (handlers.subtract as unknown as (e: unknown) => Promise<RpcReply<{ amount: number }>>)({ data: { amount }, meta: {} });
+    const read = async () =>
+      ((await (handlers.read as unknown as (e: unknown) => Promise<RpcReply<{ amount: number }>>)({ data: {}, meta: {} })) as { data: { amount: number } }).data
+        .amount;
 
     beforeAll(async () => {
       store = await backend.open();

@@ -13,7 +13,13 @@ export function describePlannerApi(baseUrl: () => string) {
 
   it('keeps weekly templates per day, sorted by time, and validates them', async () => {
     const client = await signedIn();
-    const late = await client.request('POST', '/api/weekly-templates', { title: ' Night watch ', time: '22:15', dayOfWeek: 2, isRepeating: true, description: '' });
+    const late = await client.request('POST', '/api/weekly-templates', {
+      title: ' Night watch ',
+      time: '22:15',
+      dayOfWeek: 2,
+      isRepeating: true,
+      description: '',
+    });
     expect(late.status).toBe(201);
     expect(late.json).toMatchObject({ title: 'Night watch', time: '22:15', dayOfWeek: 2, isRepeating: true });
     expect(late.json).not.toHaveProperty('description');
@@ -56,7 +62,9 @@ export function describePlannerApi(baseUrl: () => string) {
     const again = await Promise.all([1, 2, 3].map(() => client.request('POST', '/api/schedule/apply-weekly-template', { date: MONDAY })));
     for (const answer of again) expect(answer.json).toHaveLength(2);
     // Another weekday gets none of Monday's templates.
-    expect((await client.request('POST', '/api/schedule/apply-weekly-template', { date: '2026-11-24' })).json.map((i: { title: string }) => i.title)).not.toContain('Briefing');
+    expect(
+      (await client.request('POST', '/api/schedule/apply-weekly-template', { date: '2026-11-24' })).json.map((i: { title: string }) => i.title),
+    ).not.toContain('Briefing');
 
     const item = applied.json.find((i: { title: string }) => i.title === 'Deliver the package');
     const done = await client.request('PATCH', `/api/schedule/${item.id}`, { completed: true });

@@ -44,7 +44,10 @@ describe('targets on their own database', () => {
     expect(done.ok && Date.parse(done.data.completedAt ?? '')).not.toBeNaN();
     const [row] = await db.query<{ completed_at: Date | null }>('select completed_at from planner.targets where id = $1', [created.data.id]);
     expect(row.completed_at).toBeInstanceOf(Date);
-    expect(await call<Target>(handlers.update, { id: created.data.id, completed: false })).toMatchObject({ ok: true, data: { completed: false, completedAt: null } });
+    expect(await call<Target>(handlers.update, { id: created.data.id, completed: false })).toMatchObject({
+      ok: true,
+      data: { completed: false, completedAt: null },
+    });
   });
 
   it('refuses bad input with a 400 and a missing target with a 404, changing nothing', async () => {

@@ -33,7 +33,10 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
     mixin() {
       const context = requestContext.getStore();
       if (!context) return {};
-      return { ...(context.requestId ? { requestId: context.requestId } : {}), ...(context.trace ? { traceId: context.trace.traceId, spanId: context.trace.spanId } : {}) };
+      return {
+        ...(context.requestId ? { requestId: context.requestId } : {}),
+        ...(context.trace ? { traceId: context.trace.traceId, spanId: context.trace.spanId } : {}),
+      };
     },
   };
   return destination ? pino(options, destination) : pino(options);

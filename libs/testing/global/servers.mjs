@@ -180,7 +180,11 @@ export async function assertReachable(servers) {
   } catch (error) {
     problems.push(`PostgreSQL at ${servers.databaseUrl}: ${error.message}`);
   }
-  for (const [name, url] of [['NATS', servers.natsUrl], ['Redis', servers.redisUrl], ['S3 (scripts/s3-server/start.sh)', servers.s3Endpoint]]) {
+  for (const [name, url] of [
+    ['NATS', servers.natsUrl],
+    ['Redis', servers.redisUrl],
+    ['S3 (scripts/s3-server/start.sh)', servers.s3Endpoint],
+  ]) {
     try {
       await tcpProbe(url);
     } catch (error) {

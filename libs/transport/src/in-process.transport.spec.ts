@@ -110,7 +110,7 @@ describe('in-process transport', () => {
     await expect(rpc.send(Conflict, {})).rejects.toMatchObject({ status: 409, message: 'Already there' });
   });
 
-  it("answers 500 with a plain message, not 503, when the handler fails on its own, and logs the pattern on both sides", async () => {
+  it('answers 500 with a plain message, not 503, when the handler fails on its own, and logs the pattern on both sides', async () => {
     const logged = captureErrorLogs();
     try {
       const failed = { status: 500, message: 'The math service failed on this request.' };

@@ -50,7 +50,9 @@ describe('the transport loads the NATS client only when a process asks for NATS'
   });
 
   it('the JetStream bus, which does import it, is reached only through import()', () => {
-    expect([...packagesLoadedBy(join(src, 'events/jetstream.event-bus.ts'))]).toEqual(expect.arrayContaining(['@nats-io/jetstream', '@nats-io/transport-node']));
+    expect([...packagesLoadedBy(join(src, 'events/jetstream.event-bus.ts'))]).toEqual(
+      expect.arrayContaining(['@nats-io/jetstream', '@nats-io/transport-node']),
+    );
     expect(readFileSync(join(src, 'events/events.module.ts'), 'utf8')).toContain("await import('./jetstream.event-bus.js')");
   });
 

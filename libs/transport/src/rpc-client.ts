@@ -62,9 +62,7 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
     const envelope: RpcEnvelope = { data, meta: { requestId: currentRequestId() } };
     let reply: RpcReply;
     try {
-      reply = await firstValueFrom(
-        this.proxy.send<RpcReply>(contract.pattern, envelope).pipe(timeout(contract.timeoutMs ?? this.options.timeoutMs)),
-      );
+      reply = await firstValueFrom(this.proxy.send<RpcReply>(contract.pattern, envelope).pipe(timeout(contract.timeoutMs ?? this.options.timeoutMs)));
     } catch (error) {
       if (isExceptionFromService(error)) {
         this.logger.error(`${contract.pattern}: the service failed on this request (${error.message})`);

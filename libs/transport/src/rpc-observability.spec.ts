@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Module, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { defineRpc } from '@vault/contracts';
-import { OBSERVABILITY, ObservabilityModule, createObservability, currentTrace, idOnlyTracer, requestContext, type Observability, type SpanKind, type TraceContext, type Tracer } from '@vault/platform';
+import {
+  OBSERVABILITY,
+  ObservabilityModule,
+  createObservability,
+  currentTrace,
+  idOnlyTracer,
+  requestContext,
+  type Observability,
+  type SpanKind,
+  type TraceContext,
+  type Tracer,
+} from '@vault/platform';
 import { z } from 'zod';
 import { Handles } from './handles.decorator.js';
 import { InProcessBroker, InProcessServer } from './in-process.transport.js';
@@ -86,11 +97,15 @@ describe('RPC metrics and traces, on both sides of a call', () => {
     await expect(rpc.send(Broken, {})).rejects.toMatchObject({ status: 500 });
     for (const family of ['vault_rpc_client_duration_seconds_count', 'vault_rpc_server_duration_seconds_count'])
       expect((await samples(observability, family)).sort()).toEqual(
-        [`${family}{pattern="shelf.broken",outcome="failed"} 1`, `${family}{pattern="shelf.lookup",outcome="ok"} 2`, `${family}{pattern="shelf.lookup",outcome="refused"} 2`].sort(),
+        [
+          `${family}{pattern="shelf.broken",outcome="failed"} 1`,
+          `${family}{pattern="shelf.lookup",outcome="ok"} 2`,
+          `${family}{pattern="shelf.lookup",outcome="refused"} 2`,
+        ].sort(),
       );
   });
 
-  it('runs the handler in a server span under the caller\'s client span, in the caller\'s trace', async () => {
+  it("runs the handler in a server span under the caller's client span, in the caller's trace", async () => {
     const root = recorded.tracer.start('HTTP GET', 'server', undefined);
     recorded.spans.length = 0;
     const { traceId } = await requestContext.run({ trace: root.context }, () => rpc.send(Lookup, { name: 'd' }));

@@ -6,9 +6,7 @@ import { NATS_RECONNECT } from './nats-reconnect.js';
 import { TracedClientNats } from './traced-client-nats.js';
 
 /** How the gateway reaches the services: chosen by configuration, never by code. */
-export type TransportOptions =
-  | { kind: 'in-process'; broker: InProcessBroker; timeoutMs: number }
-  | { kind: 'nats'; url: string; timeoutMs: number };
+export type TransportOptions = { kind: 'in-process'; broker: InProcessBroker; timeoutMs: number } | { kind: 'nats'; url: string; timeoutMs: number };
 
 export function createClientProxy(options: TransportOptions, clientName: string, observability: Observability = NO_OBSERVABILITY): ClientProxy {
   if (options.kind === 'in-process') return new InProcessClient(options.broker);

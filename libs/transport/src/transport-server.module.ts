@@ -31,7 +31,9 @@ export class TransportServerModule {
           provide: TRANSPORT_SERVER_READINESS,
           useFactory: (server: CustomTransportStrategy): ReadinessCheck =>
             // unwrap() throws until the server listens and after it closes: not ready either way.
-            server instanceof ServerNats ? natsReadiness('transport', () => server.unwrap<NatsConnection>()) : { name: 'transport', check: async () => undefined },
+            server instanceof ServerNats
+              ? natsReadiness('transport', () => server.unwrap<NatsConnection>())
+              : { name: 'transport', check: async () => undefined },
           inject: [TRANSPORT_SERVER],
         },
       ],

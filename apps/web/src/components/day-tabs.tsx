@@ -9,27 +9,25 @@ export function dayTabId(prefix: string, value: number): string {
  * The seven weekday tabs, MON to SUN (WAI-ARIA tabs: arrow keys, Home and End
  * move between them and select).
  */
-export function DayTabs({
-  idPrefix,
-  panelId,
-  value,
-  onChange,
-}: {
-  idPrefix: string;
-  panelId: string;
-  value: number;
-  onChange: (value: number) => void;
-}) {
+export function DayTabs({ idPrefix, panelId, value, onChange }: { idPrefix: string; panelId: string; value: number; onChange: (value: number) => void }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
     const last = WEEKDAYS.length - 1;
     const next =
-      event.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
-      : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : undefined;
+      event.key === 'ArrowRight'
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === 'ArrowLeft'
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     onChange(WEEKDAYS[next]!.value);

@@ -13,7 +13,10 @@ function streamedArchive() {
       controller = c;
     },
   });
-  const response = new Response(body, { status: 200, headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="vault-export-2026-11-24.zip"' } });
+  const response = new Response(body, {
+    status: 200,
+    headers: { 'Content-Type': 'application/zip', 'Content-Disposition': 'attachment; filename="vault-export-2026-11-24.zip"' },
+  });
   return { response, push: (size: number) => controller.enqueue(new Uint8Array(size)), end: () => controller.close() };
 }
 
@@ -48,7 +51,7 @@ describe('EXPORT VAULT', () => {
     expect((screen.getByLabelText('Owner password') as HTMLInputElement).value).toBe('');
   });
 
-  it('shows the server\'s reason when the password is refused, and saves nothing', async () => {
+  it("shows the server's reason when the password is refused, and saves nothing", async () => {
     const user = userEvent.setup();
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     mockFetch({ 'POST /api/settings/export': () => text('password: is not the owner password', 403) });

@@ -57,7 +57,14 @@ export function ExportVaultSection({ open, onOpenChange }: { open: boolean; onOp
       <p className="mt-2 text-sm text-muted">Everything, as one archive: records, journal notes, photos.</p>
       <form className="mt-3 space-y-2" onSubmit={onSubmit}>
         <TextField label="Owner password" type="password" value={password} onChange={setPassword} required disabled={running} />
-        <TextField label="Passphrase (optional, encrypts the archive)" type="password" value={passphrase} onChange={setPassphrase} minLength={EXPORT_PASSPHRASE_MIN} disabled={running} />
+        <TextField
+          label="Passphrase (optional, encrypts the archive)"
+          type="password"
+          value={passphrase}
+          onChange={setPassphrase}
+          minLength={EXPORT_PASSPHRASE_MIN}
+          disabled={running}
+        />
         {error ? (
           <p role="alert" className="text-sm font-semibold text-hero-red">
             {error}

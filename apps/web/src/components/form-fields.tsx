@@ -44,13 +44,7 @@ export function TextAreaField({ label, value, onChange, className, ...attributes
   const id = useId();
   return (
     <Labelled id={id} label={label}>
-      <textarea
-        id={id}
-        className={`field resize-y ${className ?? 'min-h-24'}`}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...attributes}
-      />
+      <textarea id={id} className={`field resize-y ${className ?? 'min-h-24'}`} value={value} onChange={(e) => onChange(e.target.value)} {...attributes} />
     </Labelled>
   );
 }

@@ -57,9 +57,7 @@ function Clock() {
 function navClass({ isActive }: { isActive: boolean }): string {
   return [
     'btn w-full justify-start px-4 text-sm md:w-auto md:justify-center',
-    isActive
-      ? 'bg-hero-yellow text-black'
-      : 'border-edge bg-panel text-ink shadow-none hover:border-hero-cyan hover:text-hero-cyan',
+    isActive ? 'bg-hero-yellow text-black' : 'border-edge bg-panel text-ink shadow-none hover:border-hero-cyan hover:text-hero-cyan',
   ].join(' ');
 }
 
@@ -160,11 +158,7 @@ export function AppHeader() {
               {menuOpen ? <CloseIcon /> : <MenuIcon />}
             </button>
           </div>
-          <nav
-            id={navId}
-            aria-label="Main navigation"
-            className={[menuOpen ? 'block' : 'hidden', 'pb-4 md:block md:pb-3'].join(' ')}
-          >
+          <nav id={navId} aria-label="Main navigation" className={[menuOpen ? 'block' : 'hidden', 'pb-4 md:block md:pb-3'].join(' ')}>
             <ul className="flex flex-col gap-2 md:flex-row md:flex-wrap">
               {NAV_ITEMS.map((item) => (
                 <li key={item.to}>

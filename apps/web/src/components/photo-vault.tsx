@@ -132,12 +132,15 @@ function UploadDialog() {
   function start() {
     if (!file || upload.isPending) return;
     setProgress(0);
-    upload.mutate({ file, keepLocation }, {
-      onSuccess: () => {
-        setOpen(false);
-        reset();
+    upload.mutate(
+      { file, keepLocation },
+      {
+        onSuccess: () => {
+          setOpen(false);
+          reset();
+        },
       },
-    });
+    );
   }
 
   return (
@@ -207,12 +210,7 @@ function UploadDialog() {
           ) : null}
 
           <label className="mt-3 flex items-center gap-2 text-sm text-ink">
-            <input
-              type="checkbox"
-              checked={keepLocation}
-              onChange={(event) => setKeepLocation(event.target.checked)}
-              disabled={upload.isPending}
-            />
+            <input type="checkbox" checked={keepLocation} onChange={(event) => setKeepLocation(event.target.checked)} disabled={upload.isPending} />
             Keep location data
           </label>
 

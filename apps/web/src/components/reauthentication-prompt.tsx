@@ -72,9 +72,7 @@ export function ReauthenticationPrompt() {
           </Dialog.Description>
           <form className="mt-4 space-y-3" onSubmit={onSubmit}>
             <TextField label="Owner password" type="password" value={password} onChange={setPassword} required autoFocus disabled={busy} />
-            {hasFactor ? (
-              <TextField label="Authenticator or recovery code" value={code} onChange={setCode} inputMode="text" disabled={busy} />
-            ) : null}
+            {hasFactor ? <TextField label="Authenticator or recovery code" value={code} onChange={setCode} inputMode="text" disabled={busy} /> : null}
             {problem ? (
               <p role="alert" className="text-sm font-semibold text-hero-red">
                 {problem}

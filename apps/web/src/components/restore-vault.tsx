@@ -25,7 +25,11 @@ export function RestoreVault({ username, onRestored }: { username: string; onRes
     setMessage(undefined);
     setProgress(0);
     try {
-      const login = await fetch('/api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password } satisfies LoginRequest) });
+      const login = await fetch('/api/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username, password } satisfies LoginRequest),
+      });
       await throwIfResNotOk(login);
       const restored = await uploadRestore(file, passphrase || undefined, setProgress);
       setMessage({ error: false, text: `Restored ${restored.journal ?? 0} journal entries and ${restored.photos ?? 0} photos.` });
@@ -49,7 +53,14 @@ export function RestoreVault({ username, onRestored }: { username: string; onRes
           <label className="label" htmlFor={`${headingId}-file`}>
             Archive (.zip or .zip.age)
           </label>
-          <input id={`${headingId}-file`} type="file" accept=".zip,.age,application/zip" className="field" disabled={running} onChange={(e) => setFile(e.target.files?.[0])} />
+          <input
+            id={`${headingId}-file`}
+            type="file"
+            accept=".zip,.age,application/zip"
+            className="field"
+            disabled={running}
+            onChange={(e) => setFile(e.target.files?.[0])}
+          />
         </div>
         <TextField label="Owner password" type="password" value={password} onChange={setPassword} required disabled={running} />
         <TextField label="Passphrase (if the archive is encrypted)" type="password" value={passphrase} onChange={setPassphrase} disabled={running} />

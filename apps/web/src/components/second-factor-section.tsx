@@ -124,7 +124,10 @@ function FactorRow({ factor, last, busy, change }: { factor: SecondFactor; last:
       setRemoving(true);
       return;
     }
-    void change(() => secondFactorApi.remove(factor.id, last ? password : undefined), () => toast({ title: 'Second Factor Removed' }));
+    void change(
+      () => secondFactorApi.remove(factor.id, last ? password : undefined),
+      () => toast({ title: 'Second Factor Removed' }),
+    );
   }
 
   return (

@@ -23,9 +23,7 @@ async function openPanel(user: ReturnType<typeof userEvent.setup>) {
 }
 
 function settingsCalls(fetchMock: ReturnType<typeof mockFetch>) {
-  return fetchMock.mock.calls
-    .filter(([url]) => String(url).startsWith('/api/settings/'))
-    .map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+  return fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/settings/')).map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
 }
 
 let go: ReturnType<typeof vi.spyOn>;
@@ -58,9 +56,7 @@ describe('VAULT SETTINGS panel', () => {
 
   it('keeps the exact confirmation texts', () => {
     expect(SELF_DESTRUCT_FINAL_WARNING).toBe(FINAL_WARNING);
-    expect(GLOBAL_ACCESS_CONFIRM).toBe(
-      'Enable global access? This will allow anyone to access the entire site without authentication.',
-    );
+    expect(GLOBAL_ACCESS_CONFIRM).toBe('Enable global access? This will allow anyone to access the entire site without authentication.');
   });
 });
 
@@ -215,9 +211,7 @@ describe('TO THE MOON', () => {
     const panel = await openPanel(user);
 
     await user.click(within(panel).getByRole('button', { name: 'ACTIVATE' }));
-    expect(confirm).toHaveBeenCalledExactlyOnceWith(
-      'Enable global access? This will allow anyone to access the entire site without authentication.',
-    );
+    expect(confirm).toHaveBeenCalledExactlyOnceWith('Enable global access? This will allow anyone to access the entire site without authentication.');
     expect(settingsCalls(fetchMock)).toEqual([]);
   });
 

@@ -42,10 +42,7 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
     <Popover.Root open={open} onOpenChange={onOpenChange}>
       <ReauthenticationPrompt />
       <Popover.Trigger asChild>
-        <button
-          type="button"
-          className="btn btn-ghost px-3 text-sm data-[state=open]:border-hero-yellow data-[state=open]:text-hero-yellow"
-        >
+        <button type="button" className="btn btn-ghost px-3 text-sm data-[state=open]:border-hero-yellow data-[state=open]:text-hero-yellow">
           <SlidersIcon />
           SETTINGS
         </button>
@@ -105,18 +102,11 @@ function GlobalAccessSection({
           <RocketIcon />
           TO THE MOON
         </h3>
-        <span className={`badge ${on ? 'bg-hero-yellow text-black' : 'bg-panel-2 text-muted'}`}>
-          {on ? 'PUBLIC' : 'PRIVATE'}
-        </span>
+        <span className={`badge ${on ? 'bg-hero-yellow text-black' : 'bg-panel-2 text-muted'}`}>{on ? 'PUBLIC' : 'PRIVATE'}</span>
       </div>
       <p className="mt-2 text-sm text-muted">Makes all personal data publicly accessible</p>
       {on ? (
-        <button
-          type="button"
-          className="btn btn-yellow mt-3 w-full text-sm"
-          disabled={deactivate.isPending}
-          onClick={() => deactivate.mutate()}
-        >
+        <button type="button" className="btn btn-yellow mt-3 w-full text-sm" disabled={deactivate.isPending} onClick={() => deactivate.mutate()}>
           <GlobeIcon />
           {deactivate.isPending ? 'DEACTIVATING...' : 'DEACTIVATE'}
         </button>
@@ -160,10 +150,7 @@ function SelfDestructSection({
   }
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className={`rounded-lg border-2 bg-vault-deep p-4 ${armed ? 'border-hero-red' : 'border-edge'}`}
-    >
+    <section aria-labelledby={headingId} className={`rounded-lg border-2 bg-vault-deep p-4 ${armed ? 'border-hero-red' : 'border-edge'}`}>
       <h3 id={headingId} className="comic-heading flex items-center gap-2 text-base text-hero-red">
         <ZapIcon />
         PERFECT CELL

@@ -42,11 +42,7 @@ export function Toaster() {
               {t.detail ? <p className="mt-1 break-words font-mono text-xs leading-snug opacity-90">{t.detail}</p> : null}
             </div>
             {t.action ? (
-              <button
-                type="button"
-                onClick={() => runToastAction(t.id)}
-                className="btn btn-yellow min-h-9 shrink-0 self-center px-3 py-1 text-xs"
-              >
+              <button type="button" onClick={() => runToastAction(t.id)} className="btn btn-yellow min-h-9 shrink-0 self-center px-3 py-1 text-xs">
                 {t.action.label}
               </button>
             ) : null}

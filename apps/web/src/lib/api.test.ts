@@ -20,9 +20,7 @@ describe('apiRequest (error text rule)', () => {
 
   it('keeps a validation body as the message', async () => {
     mockFetch({ 'POST /api/login': () => text('username: must not be blank', 400, 'Bad Request') });
-    await expect(apiRequest('POST', '/api/login', { username: '', password: 'x' })).rejects.toThrow(
-      '400: username: must not be blank',
-    );
+    await expect(apiRequest('POST', '/api/login', { username: '', password: 'x' })).rejects.toThrow('400: username: must not be blank');
   });
 
   it('keeps the body as it is, even when it looks like JSON', async () => {
@@ -55,9 +53,7 @@ describe('apiRequest (error text rule)', () => {
 
 describe('getQueryFn', () => {
   const context = (queryKey: string[]) =>
-    ({ queryKey, signal: new AbortController().signal, meta: undefined }) as unknown as Parameters<
-      ReturnType<typeof getQueryFn>
-    >[0];
+    ({ queryKey, signal: new AbortController().signal, meta: undefined }) as unknown as Parameters<ReturnType<typeof getQueryFn>>[0];
 
   it('returns null on 401 with on401 "returnNull"', async () => {
     mockFetch({ 'GET /api/user': () => text('Unauthorized', 401, 'Unauthorized') });
@@ -91,7 +87,7 @@ describe('query client defaults', () => {
 });
 
 describe('serverReason (issue 17: show the reason the server gave)', () => {
-  it("is the plain-text body of a refused call, without the status", async () => {
+  it('is the plain-text body of a refused call, without the status', async () => {
     mockFetch({
       'POST /api/bonaparte/subtract': () => text('amount: must not exceed the balance (1,000)', 422, 'Unprocessable Entity'),
     });

@@ -107,7 +107,11 @@ function subscribe(listener: () => void): () => void {
 
 /** Whether a draft is kept for `key` (re-renders when that changes). */
 export function useHasDraft(key: string): boolean {
-  return useSyncExternalStore(subscribe, () => hasDraft(key), () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => hasDraft(key),
+    () => false,
+  );
 }
 
 /**

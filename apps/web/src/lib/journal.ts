@@ -93,8 +93,7 @@ export function useCreateJournalEntry() {
 export function useUpdateJournalEntry() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: JournalEntryBody }) =>
-      apiJson<JournalEntry>('PATCH', `/api/journal/${encodeURIComponent(id)}`, body),
+    mutationFn: ({ id, body }: { id: string; body: JournalEntryBody }) => apiJson<JournalEntry>('PATCH', `/api/journal/${encodeURIComponent(id)}`, body),
     onSuccess: async () => {
       toast({ title: 'Entry Updated', description: 'Intelligence log updated successfully' });
       await refreshJournal(queryClient);

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_MISSIONS, missionPool, pickNextMission, type Mission } from './missions';
 import { isInCustomPool, missionBody } from './activities';
 
-const pool = (size: number): Mission[] =>
-  Array.from({ length: size }, (_, i) => ({ title: `Mission ${i + 1}`, description: `Do thing ${i + 1}.` }));
+const pool = (size: number): Mission[] => Array.from({ length: size }, (_, i) => ({ title: `Mission ${i + 1}`, description: `Do thing ${i + 1}.` }));
 
 /** A seeded generator (mulberry32), so a failure can be replayed. */
 function seeded(seed: number): () => number {

@@ -15,8 +15,7 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   // Finance
   {
     title: 'Operation Budget Recon',
-    description:
-      'List every expense from the last seven days and sort it into needs and wants. Pick one want to cut this week and move that money to savings.',
+    description: 'List every expense from the last seven days and sort it into needs and wants. Pick one want to cut this week and move that money to savings.',
   },
   {
     title: 'Emergency Fund Fortification',
@@ -25,13 +24,11 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   },
   {
     title: 'Subscription Purge',
-    description:
-      'Scan your last two bank statements for recurring charges. Cancel every subscription you have not used in the past 30 days.',
+    description: 'Scan your last two bank statements for recurring charges. Cancel every subscription you have not used in the past 30 days.',
   },
   {
     title: 'Compound Interest Briefing',
-    description:
-      'Work out what 100 a month becomes after 20 years at 7% a year. Then find out what your own savings or pension actually earns.',
+    description: 'Work out what 100 a month becomes after 20 years at 7% a year. Then find out what your own savings or pension actually earns.',
   },
   {
     title: 'Debt Takedown Plan',
@@ -51,8 +48,7 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   },
   {
     title: 'Bias Interception',
-    description:
-      'Review a recent decision for confirmation bias, sunk cost or anchoring. Write down what you would decide today with fresh eyes.',
+    description: 'Review a recent decision for confirmation bias, sunk cost or anchoring. Write down what you would decide today with fresh eyes.',
   },
   {
     title: 'Pre-Mortem Briefing',
@@ -61,8 +57,7 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   },
   {
     title: 'Source Verification Op',
-    description:
-      'Take one claim you read or heard today and trace it back to its original source. Judge the evidence before you repeat it to anyone.',
+    description: 'Take one claim you read or heard today and trace it back to its original source. Judge the evidence before you repeat it to anyone.',
   },
   // Communication
   {
@@ -72,39 +67,32 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   },
   {
     title: 'Two-Minute Briefing',
-    description:
-      'Explain a topic you know well in under two minutes, to a friend or a voice recorder. On the second take, cut every filler word.',
+    description: 'Explain a topic you know well in under two minutes, to a friend or a voice recorder. On the second take, cut every filler word.',
   },
   {
     title: 'The Difficult Conversation',
-    description:
-      'Write down a conversation you have been avoiding: the facts, how you feel, and the one thing you will ask for. Then put a date on having it.',
+    description: 'Write down a conversation you have been avoiding: the facts, how you feel, and the one thing you will ask for. Then put a date on having it.',
   },
   {
     title: 'Gratitude Transmission',
-    description:
-      'Send a thank-you message to someone who helped you, naming exactly what they did and the difference it made.',
+    description: 'Send a thank-you message to someone who helped you, naming exactly what they did and the difference it made.',
   },
   // Fitness
   {
     title: 'Endurance Run',
-    description:
-      'Run, cycle or swim for 30 minutes at a pace where you could talk but not sing. Log the distance so the next run has a record to beat.',
+    description: 'Run, cycle or swim for 30 minutes at a pace where you could talk but not sing. Log the distance so the next run has a record to beat.',
   },
   {
     title: 'Bodyweight Circuit',
-    description:
-      'Complete four rounds of 10 push-ups, 15 squats, 10 lunges per leg and a 30-second plank, resting one minute between rounds.',
+    description: 'Complete four rounds of 10 push-ups, 15 squats, 10 lunges per leg and a 30-second plank, resting one minute between rounds.',
   },
   {
     title: 'Mobility Maintenance',
-    description:
-      'Spend 15 minutes stretching your hips, hamstrings, shoulders and upper back. Hold each stretch for 30 seconds and breathe slowly.',
+    description: 'Spend 15 minutes stretching your hips, hamstrings, shoulders and upper back. Hold each stretch for 30 seconds and breathe slowly.',
   },
   {
     title: 'Step Count Patrol',
-    description:
-      'Reach 10,000 steps today: take calls on foot, use the stairs and walk for ten minutes after each meal.',
+    description: 'Reach 10,000 steps today: take calls on foot, use the stairs and walk for ten minutes after each meal.',
   },
   // First aid
   {
@@ -130,8 +118,7 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   // Self-awareness
   {
     title: 'Mind Debrief',
-    description:
-      'Write for ten minutes about what drained you and what energised you today. Look for one pattern you could change tomorrow.',
+    description: 'Write for ten minutes about what drained you and what energised you today. Look for one pattern you could change tomorrow.',
   },
   {
     title: 'Values Audit',
@@ -145,14 +132,12 @@ export const BUILT_IN_MISSIONS: readonly Mission[] = [
   },
   {
     title: 'Digital Silence Hour',
-    description:
-      'Spend one hour with every screen off. Notice each urge to check your phone and the feeling that comes just before it.',
+    description: 'Spend one hour with every screen off. Notice each urge to check your phone and the feeling that comes just before it.',
   },
   // Focus, recovery and learning
   {
     title: 'Ten-Minute Stillness',
-    description:
-      'Sit quietly and follow your breath for ten minutes. Each time your mind wanders, notice it without judgement and come back to the breath.',
+    description: 'Sit quietly and follow your breath for ten minutes. Each time your mind wanders, notice it without judgement and come back to the breath.',
   },
   {
     title: 'Sleep Discipline Op',
@@ -188,11 +173,7 @@ export function missionPool(custom: readonly Mission[] = []): Mission[] {
  * holds another (spec section 5: the generator never repeats the current
  * mission). A pool of one gives that one; an empty pool gives null.
  */
-export function pickNextMission<T extends Mission>(
-  pool: readonly T[],
-  current: Mission | null | undefined,
-  random: () => number = Math.random,
-): T | null {
+export function pickNextMission<T extends Mission>(pool: readonly T[], current: Mission | null | undefined, random: () => number = Math.random): T | null {
   const others = current ? pool.filter((m) => !sameTitle(m.title, current.title)) : [...pool];
   const candidates = others.length > 0 ? others : pool;
   if (candidates.length === 0) return null;

@@ -53,10 +53,7 @@ export function useCompleteScheduleItem() {
     mutationFn: (id: string) => apiJson<ScheduleItem>('PATCH', `/api/schedule/${encodeURIComponent(id)}`, { completed: true }),
     onSuccess: async () => {
       toast({ title: 'Mission Complete' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY }),
-        queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY }),
-      ]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY }), queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY })]);
     },
     onError: (error) => toastFailure(error, 'Failed to complete mission'),
   });

@@ -36,8 +36,10 @@ export const secondFactorApi = {
     return apiJson<EnrolledFactor>('POST', '/api/second-factor/passkey', { response, ...(name ? { name } : {}) });
   },
   rename: (id: string, name: string) => apiJson('PATCH', `/api/second-factor/${id}`, { name } satisfies RenameFactorRequest),
-  remove: (id: string, password?: string) => apiJson<SecondFactorOverview>('DELETE', `/api/second-factor/${id}`, (password ? { password } : {}) satisfies RemoveFactorRequest),
-  setPasskeySignIn: (enabled: boolean) => apiJson<SecondFactorOverview>('PUT', '/api/second-factor/passkey-sign-in', { enabled } satisfies PasskeySignInRequest),
+  remove: (id: string, password?: string) =>
+    apiJson<SecondFactorOverview>('DELETE', `/api/second-factor/${id}`, (password ? { password } : {}) satisfies RemoveFactorRequest),
+  setPasskeySignIn: (enabled: boolean) =>
+    apiJson<SecondFactorOverview>('PUT', '/api/second-factor/passkey-sign-in', { enabled } satisfies PasskeySignInRequest),
 };
 
 /** The sign-in's second step: a code (authenticator app or recovery code), or the passkey. */

@@ -8,8 +8,7 @@ import { toast, TOAST_LONG_DURATION_MS } from './toast';
 import { toastFailure } from './unauthorized';
 
 /** Texts of the settings panel (spec section 2.4). */
-export const GLOBAL_ACCESS_CONFIRM =
-  'Enable global access? This will allow anyone to access the entire site without authentication.';
+export const GLOBAL_ACCESS_CONFIRM = 'Enable global access? This will allow anyone to access the entire site without authentication.';
 export const SELF_DESTRUCT_ARMED_TEXT = 'CONFIRMATION: Click again to execute.';
 export const SELF_DESTRUCT_FINAL_WARNING =
   'FINAL WARNING: This will permanently erase ALL data including journal entries, targets, schedules, and photos. This action cannot be undone. Proceed with Perfect Cell?';

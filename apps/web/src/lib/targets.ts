@@ -59,11 +59,7 @@ export function useCreateTarget(place: 'screen' | 'dashboard') {
   return useMutation({
     mutationFn: (body: CreateTargetBody) => apiJson<Target>('POST', '/api/targets', body),
     onSuccess: async () => {
-      toast(
-        place === 'screen'
-          ? { title: 'Target Marked', description: 'New target added to elimination list' }
-          : { title: 'Target Marked' },
-      );
+      toast(place === 'screen' ? { title: 'Target Marked', description: 'New target added to elimination list' } : { title: 'Target Marked' });
       await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
     },
     onError: (error) => toastFailure(error, place === 'screen' ? 'Failed to create target' : 'Failed to add target'),
@@ -86,9 +82,7 @@ export function useToggleTarget() {
       // A read on its way would overwrite the tick with the old state.
       await queryClient.cancelQueries({ queryKey: TARGETS_KEY });
       const previous = queryClient.getQueryData<Target[]>(TARGETS_KEY);
-      queryClient.setQueryData<Target[]>(TARGETS_KEY, (list) =>
-        list?.map((target) => (target.id === id ? { ...target, completed } : target)),
-      );
+      queryClient.setQueryData<Target[]>(TARGETS_KEY, (list) => list?.map((target) => (target.id === id ? { ...target, completed } : target)));
       return { previous };
     },
     onSuccess: (_target, { completed }) => {

@@ -48,9 +48,7 @@ describe('handleUnauthorized', () => {
     expect(handled).toBe(true);
     expect(screen.getByText('Unauthorized')).toBeTruthy();
     expect(screen.getByText('You are logged out. Logging in again...')).toBeTruthy();
-    expect(screen.getByText('Unauthorized').closest('[data-variant]')?.getAttribute('data-variant')).toBe(
-      'destructive',
-    );
+    expect(screen.getByText('Unauthorized').closest('[data-variant]')?.getAttribute('data-variant')).toBe('destructive');
 
     act(() => {
       vi.advanceTimersByTime(499);

@@ -59,7 +59,14 @@ export function uploadRestore(file: Blob, passphrase: string | undefined, onProg
       if (request.status === 200) {
         resolve((JSON.parse(request.responseText) as RestoreSummary).restored);
       } else {
-        reject(new ApiError({ status: request.status, statusText: request.statusText, body: request.responseText, contentType: request.getResponseHeader('Content-Type') ?? '' }));
+        reject(
+          new ApiError({
+            status: request.status,
+            statusText: request.statusText,
+            body: request.responseText,
+            contentType: request.getResponseHeader('Content-Type') ?? '',
+          }),
+        );
       }
     };
     request.send(file);

@@ -11,10 +11,7 @@ const screenRoutes = signedInScreens.map(({ path, load }) => ({ path, Screen: la
 function Shell() {
   return (
     <div className="min-h-dvh">
-      <a
-        href="#main-content"
-        className="btn btn-yellow sr-only z-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
-      >
+      <a href="#main-content" className="btn btn-yellow sr-only z-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4">
         Skip to content
       </a>
       <AppHeader />
@@ -33,11 +30,7 @@ export default function AuthenticatedApp() {
     <Routes>
       <Route element={<Shell />}>
         {screenRoutes.map(({ path, Screen }) =>
-          path === '/' ? (
-            <Route key={path} index element={<Screen />} />
-          ) : (
-            <Route key={path} path={path.slice(1)} element={<Screen />} />
-          ),
+          path === '/' ? <Route key={path} index element={<Screen />} /> : <Route key={path} path={path.slice(1)} element={<Screen />} />,
         )}
       </Route>
       <Route path="*" element={<NotFoundScreen />} />

@@ -542,9 +542,7 @@ describe('dashboard: touch and wait', () => {
     };
     studiesUp = true;
     await user.click(within(studies).getByRole('button', { name: 'RETRY' }));
-    expect(
-      await within(studies).findByText('No studies added for today. Add your first study below!'),
-    ).toBeTruthy();
+    expect(await within(studies).findByText('No studies added for today. Add your first study below!')).toBeTruthy();
     expect(within(studies).queryByText('SIGNAL LOST')).toBeNull();
     expect(reads(fetchMock, '/api/studies')).toBe(2);
     // Only that card's read was made again.

@@ -62,19 +62,13 @@ describe('DashboardScreen', () => {
     expect(screen.getByRole('figure').querySelector('blockquote')?.textContent).toBeTruthy();
 
     expect(
-      await within(card('MISSION SCHEDULE')).findByText(
-        'No Schedule Today - Create templates in SCHEDULE section, then apply them to today.',
-      ),
+      await within(card('MISSION SCHEDULE')).findByText('No Schedule Today - Create templates in SCHEDULE section, then apply them to today.'),
     ).toBeTruthy();
     expect(within(card('TARGETS')).getByPlaceholderText('Identify new target...')).toBeTruthy();
     expect(within(card('INTELLIGENCE LOG')).getByPlaceholderText("Record today's strategic insights...")).toBeTruthy();
     expect(within(card('INTELLIGENCE LOG')).getByText('Auto-encrypted')).toBeTruthy();
-    expect(
-      await within(card("TODAY'S STUDIES")).findByText('No studies added for today. Add your first study below!'),
-    ).toBeTruthy();
-    expect(within(card("TODAY'S STUDIES")).getByRole('link', { name: 'Archive' }).getAttribute('href')).toBe(
-      '/studies-archive',
-    );
+    expect(await within(card("TODAY'S STUDIES")).findByText('No studies added for today. Add your first study below!')).toBeTruthy();
+    expect(within(card("TODAY'S STUDIES")).getByRole('link', { name: 'Archive' }).getAttribute('href')).toBe('/studies-archive');
     expect(within(card('MISSION GENERATOR')).getByText('YOUR CUSTOM MISSIONS')).toBeTruthy();
     expect(await within(card('MISSION LOG')).findByText('No recent mission activity')).toBeTruthy();
   });
@@ -107,7 +101,9 @@ describe('DashboardScreen', () => {
     const schedule = card('MISSION SCHEDULE');
 
     expect(await within(schedule).findByText('No active missions. Available templates:')).toBeTruthy();
-    const items = within(schedule).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(schedule)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toEqual(['7:05 AMBriefing', '9:00 PMPatrol']);
     await user.click(within(schedule).getByRole('button', { name: /Apply Templates to Today/ }));
 
@@ -177,9 +173,7 @@ describe('DashboardScreen', () => {
     expect(screen.getByText('Entry encrypted and stored securely')).toBeTruthy();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
     expect(JSON.parse(String(post[1]!.body))).toEqual({ content: 'Gotham is quiet' });
-    await waitFor(() =>
-      expect(fetchMock.mock.calls.filter(([url]) => url === '/api/journal/count').length).toBeGreaterThanOrEqual(2),
-    );
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([url]) => url === '/api/journal/count').length).toBeGreaterThanOrEqual(2));
   });
 
   it('reports a failed study with the spec text', async () => {

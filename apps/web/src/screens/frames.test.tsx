@@ -45,10 +45,11 @@ describe('weekly schedule', () => {
     expect(screen.getByText('For Monday')).toBeTruthy();
 
     const panel = screen.getByRole('tabpanel');
-    expect(within(panel).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      '12:15 AMWEEKLYBriefingCoffee first',
-      '9:30 PMWEEKLYEvening patrol',
-    ]);
+    expect(
+      within(panel)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['12:15 AMWEEKLYBriefingCoffee first', '9:30 PMWEEKLYEvening patrol']);
 
     // Arrow keys move between the tabs (and select).
     screen.getByRole('tab', { name: 'Monday' }).focus();
@@ -79,10 +80,7 @@ describe('weekly schedule', () => {
     expect(create.disabled).toBe(true); // no time yet
     await user.type(screen.getByLabelText('Time'), '06:30');
     await user.type(screen.getByPlaceholderText('Template objectives...'), 'Legs');
-    expect(
-      (screen.getByLabelText('Repeating weekly (uncheck for one-time missions that delete after completion)') as HTMLInputElement)
-        .checked,
-    ).toBe(true);
+    expect((screen.getByLabelText('Repeating weekly (uncheck for one-time missions that delete after completion)') as HTMLInputElement).checked).toBe(true);
     await user.click(create);
 
     expect(await screen.findByText('Template Created')).toBeTruthy();

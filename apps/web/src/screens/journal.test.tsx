@@ -61,11 +61,7 @@ describe('new entry form', () => {
 describe('entries', () => {
   it('shows "(Updated: ...)" only when updatedAt differs from createdAt', async () => {
     vault({
-      'GET /api/journal': () =>
-        json([
-          entry('a', { title: 'Changed', updatedAt: '2025-03-02T10:00:00Z' }),
-          entry('b', { title: 'Untouched' }),
-        ]),
+      'GET /api/journal': () => json([entry('a', { title: 'Changed', updatedAt: '2025-03-02T10:00:00Z' }), entry('b', { title: 'Untouched' })]),
     });
     renderWithProviders(<JournalScreen />);
     const changed = (await screen.findByRole('heading', { name: 'Changed' })).closest('li')!;
@@ -328,9 +324,7 @@ describe('photo vault', () => {
     await user.click(within(grid).getByRole('button', { name: 'Delete photo' }));
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
     await user.click(within(grid).getByRole('button', { name: 'Delete photo' }));
-    await waitFor(() =>
-      expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/photos/p1' && init?.method === 'DELETE')).toBe(true),
-    );
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/photos/p1' && init?.method === 'DELETE')).toBe(true));
   });
 
   it('uploads: upload URL without a body, PUT with the content type, then registers it', async () => {

@@ -56,12 +56,7 @@ export default function JournalScreen() {
                 </ul>
                 {entries.hasNextPage ? (
                   <div className="mt-4 flex justify-center">
-                    <button
-                      type="button"
-                      className="btn btn-ghost"
-                      onClick={() => void entries.fetchNextPage()}
-                      disabled={entries.isFetchingNextPage}
-                    >
+                    <button type="button" className="btn btn-ghost" onClick={() => void entries.fetchNextPage()} disabled={entries.isFetchingNextPage}>
                       <ChevronDownIcon />
                       {entries.isFetchingNextPage ? 'Loading...' : 'Load older entries'}
                     </button>
@@ -101,13 +96,7 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
           ) : null}
         </div>
         <div className="flex shrink-0 gap-1">
-          <button
-            type="button"
-            className="rounded p-2 text-hero-cyan hover:bg-panel-2"
-            onClick={onEdit}
-            aria-label={`Edit ${name}`}
-            title="Edit"
-          >
+          <button type="button" className="rounded p-2 text-hero-cyan hover:bg-panel-2" onClick={onEdit} aria-label={`Edit ${name}`} title="Edit">
             <PencilIcon />
           </button>
           <button
@@ -198,14 +187,7 @@ function NewEntryForm() {
     <Panel title="NEW INTELLIGENCE" icon={<LockIcon />} accent="red">
       <form className="space-y-4" onSubmit={onSubmit}>
         <TextField label="Title (optional)" placeholder="Operation codename..." value={title} onChange={setTitle} />
-        <TextAreaField
-          label="Intelligence"
-          className="min-h-40"
-          placeholder="Record your intelligence..."
-          value={content}
-          onChange={setContent}
-          required
-        />
+        <TextAreaField label="Intelligence" className="min-h-40" placeholder="Record your intelligence..." value={content} onChange={setContent} required />
         <button type="submit" className="btn btn-red w-full" disabled={!body || create.isPending}>
           <LockIcon />
           {create.isPending ? 'Encrypting...' : 'Encrypt & Store'}

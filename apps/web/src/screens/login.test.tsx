@@ -141,9 +141,7 @@ describe('LoginScreen: feedback', () => {
     renderWithProviders(<LoginScreen owner={null} />);
     await user.type(screen.getByPlaceholderText('Enter password'), 'secret');
     await user.click(screen.getByRole('button', { name: /SECURE ACCESS/ }));
-    expect(screen.getByRole('alert').textContent).toBe(
-      'The username is missing: the vault could not load its owner. Reload the page.',
-    );
+    expect(screen.getByRole('alert').textContent).toBe('The username is missing: the vault could not load its owner. Reload the page.');
     expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
     expect(fetchMock).not.toHaveBeenCalled();
   });

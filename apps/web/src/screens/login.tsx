@@ -93,9 +93,7 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
           <span className="mb-5 flex h-20 w-20 -rotate-6 items-center justify-center rounded-2xl border-[3px] border-black bg-hero-red-deep text-4xl text-white shadow-[6px_6px_0_0_#000]">
             <ShieldIcon />
           </span>
-          <h1 className="comic-title break-words text-4xl leading-none text-hero-yellow sm:text-5xl">
-            {vaultTitle(owner?.name)}
-          </h1>
+          <h1 className="comic-title break-words text-4xl leading-none text-hero-yellow sm:text-5xl">{vaultTitle(owner?.name)}</h1>
           <p className="comic-heading mt-3 text-base text-hero-cyan sm:text-lg">Personal Access Portal</p>
         </div>
 
@@ -135,7 +133,7 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
                 />
                 {missing === 'username' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
               </div>
-  
+
               <div>
                 <label className="label" htmlFor={passwordId}>
                   Password
@@ -170,13 +168,13 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
                 </div>
                 {missing === 'password' ? <FieldProblem id={problemId}>{problem}</FieldProblem> : null}
               </div>
-  
+
               <button type="submit" className="btn btn-red w-full text-lg" disabled={pending} aria-busy={pending}>
                 <LockIcon />
                 {pending ? 'AUTHENTICATING...' : 'SECURE ACCESS'}
               </button>
               {owner?.passkeySignIn ? <PasskeySignInButton onSignedIn={signedIn} /> : null}
-  
+
               <div id={statusId} className="rounded-lg border-2 border-hero-cyan/40 bg-vault-deep/80 p-4">
                 <p className="comic-heading mb-2 flex items-center gap-2 text-sm text-hero-cyan">
                   <ActivityIcon />

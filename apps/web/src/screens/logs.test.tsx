@@ -23,13 +23,7 @@ describe('logs screen', () => {
   it('shows icon, IP, truncated user agent, action words and a 24-hour time; coloured by action', async () => {
     const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
     mockFetch({
-      'GET /api/logs': () =>
-        json([
-          log('1', 'login_success', agent),
-          log('2', 'password_login_failed'),
-          log('3', 'logout'),
-          log('4', 'self_destruct'),
-        ]),
+      'GET /api/logs': () => json([log('1', 'login_success', agent), log('2', 'password_login_failed'), log('3', 'logout'), log('4', 'self_destruct')]),
     });
     renderWithProviders(<LogsScreen />);
     const success = (await screen.findByText('LOGIN SUCCESS')).closest('li')!;

@@ -55,7 +55,11 @@ function loaderOf(module: string): OnceLoader<ScreenModule> {
  * code: the routes are made from them (lazyScreen) and so is the preload at
  * sign-in, so a screen's chunk is fetched once, whichever asks first.
  */
-export const signedInScreens: readonly SignedInScreen[] = SIGNED_IN_SCREENS.map(({ path, module }) => ({ path, load: loaderOf(module), prefetch: PREFETCH[path] }));
+export const signedInScreens: readonly SignedInScreen[] = SIGNED_IN_SCREENS.map(({ path, module }) => ({
+  path,
+  load: loaderOf(module),
+  prefetch: PREFETCH[path],
+}));
 
 /** The header, navigation and routes of a signed-in owner. */
 export const loadAuthenticatedApp = loadOnce(() => import('./authenticated-app'));

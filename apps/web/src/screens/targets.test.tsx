@@ -134,10 +134,7 @@ describe('TargetsScreen', () => {
     await screen.findByRole('checkbox', { name: 'Complete Learn to fly' });
 
     const patches = fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH');
-    expect(patches.map(([, init]) => JSON.parse(String(init!.body)))).toEqual([
-      { completed: true },
-      { completed: false },
-    ]);
+    expect(patches.map(([, init]) => JSON.parse(String(init!.body)))).toEqual([{ completed: true }, { completed: false }]);
   });
 
   it('shows the error toast when an update fails', async () => {

@@ -1,14 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import type { CreateTargetBody, Target } from '@vault/contracts';
 import { useDraft } from '../lib/drafts';
-import {
-  formatDate,
-  newTargetBody,
-  targetStats,
-  useCreateTarget,
-  useTargets,
-  useToggleTarget,
-} from '../lib/targets';
+import { formatDate, newTargetBody, targetStats, useCreateTarget, useTargets, useToggleTarget } from '../lib/targets';
 import { TextAreaField, TextField } from '../components/form-fields';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { StatCard } from '../components/stat-card';
@@ -36,11 +29,7 @@ export default function TargetsScreen() {
   const count = (value: string) => (targetsQuery.isError ? '—' : value);
 
   return (
-    <ScreenFrame
-      title="Target Elimination System"
-      subtitle="Identify objectives. Execute. Eliminate."
-      icon={<TargetIcon />}
-    >
+    <ScreenFrame title="Target Elimination System" subtitle="Identify objectives. Execute. Eliminate." icon={<TargetIcon />}>
       <dl className="mb-8 grid gap-4 sm:grid-cols-3">
         <StatCard label="Active Targets" value={count(String(stats.active))} icon={<TargetIcon />} tone="red" />
         <StatCard label="Eliminated" value={count(String(stats.eliminated))} icon={<SkullIcon />} tone="green" />
@@ -48,10 +37,7 @@ export default function TargetsScreen() {
       </dl>
 
       <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
-        <NewTargetForm
-          pending={createTarget.isPending}
-          onCreate={(input, reset) => createTarget.mutate(input, { onSuccess: reset })}
-        />
+        <NewTargetForm pending={createTarget.isPending} onCreate={(input, reset) => createTarget.mutate(input, { onSuccess: reset })} />
 
         <div className="space-y-6 lg:col-span-2">
           <Panel title="Active Targets" icon={<TargetIcon />} accent="red">
@@ -83,13 +69,7 @@ export default function TargetsScreen() {
   );
 }
 
-function NewTargetForm({
-  pending,
-  onCreate,
-}: {
-  pending: boolean;
-  onCreate: (input: CreateTargetBody, reset: () => void) => void;
-}) {
+function NewTargetForm({ pending, onCreate }: { pending: boolean; onCreate: (input: CreateTargetBody, reset: () => void) => void }) {
   // Kept on the device as it is typed, until it is marked (see drafts).
   const [draft, setDraft, discard] = useDraft('targets.new', { title: '', description: '' });
   const { title, description } = draft;
@@ -123,15 +103,7 @@ function NewTargetForm({
   );
 }
 
-function TargetRow({
-  target,
-  busy,
-  onToggle,
-}: {
-  target: Target;
-  busy: boolean;
-  onToggle: (target: Target) => void;
-}) {
+function TargetRow({ target, busy, onToggle }: { target: Target; busy: boolean; onToggle: (target: Target) => void }) {
   const checkboxId = useId();
   const done = target.completed;
   return (
@@ -153,17 +125,14 @@ function TargetRow({
       <div className="min-w-0 flex-1">
         <label
           htmlFor={checkboxId}
-          className={[
-            'block cursor-pointer break-words font-semibold',
-            done ? 'text-muted line-through decoration-hero-red decoration-2' : 'text-ink',
-          ].join(' ')}
+          className={['block cursor-pointer break-words font-semibold', done ? 'text-muted line-through decoration-hero-red decoration-2' : 'text-ink'].join(
+            ' ',
+          )}
         >
           {target.title}
         </label>
         {target.description ? (
-          <p className={['mt-1 whitespace-pre-wrap break-words text-sm text-muted', done ? 'line-through' : ''].join(' ')}>
-            {target.description}
-          </p>
+          <p className={['mt-1 whitespace-pre-wrap break-words text-sm text-muted', done ? 'line-through' : ''].join(' ')}>{target.description}</p>
         ) : null}
         <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
           <span>Marked: {formatDate(target.createdAt)}</span>

@@ -122,7 +122,7 @@ describe('WeeklyScheduleScreen', () => {
     expect(form.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
-  it("applies to today: \"Applying...\" while pending, then today's tab shows Today's Mission Log", async () => {
+  it('applies to today: "Applying..." while pending, then today\'s tab shows Today\'s Mission Log', async () => {
     const user = userEvent.setup();
     let items: ScheduleItem[] = [item('s0', 'Workout', '06:00', true)];
     let release: (response: Response) => void = () => {};
@@ -224,9 +224,7 @@ describe('WeeklyScheduleScreen', () => {
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
     expect(JSON.parse(String(post[1]!.body))).toMatchObject({ title: 'Dentist', time: '15:30', isRepeating: false, dayOfWeek: 0 });
     await waitFor(() => expect((screen.getByPlaceholderText('Morning briefing...') as HTMLInputElement).value).toBe(''));
-    expect(
-      (screen.getByLabelText('Repeating weekly (uncheck for one-time missions that delete after completion)') as HTMLInputElement).checked,
-    ).toBe(true);
+    expect((screen.getByLabelText('Repeating weekly (uncheck for one-time missions that delete after completion)') as HTMLInputElement).checked).toBe(true);
   });
 
   it('applies the Unauthorized rule when the templates are refused', async () => {

@@ -43,11 +43,7 @@ export default function WeeklyScheduleScreen() {
   const todaysItems = day === todayUtcWeekday() ? (schedule.data ?? []) : [];
 
   return (
-    <ScreenFrame
-      title="WEEKLY SCHEDULE TEMPLATES"
-      subtitle="Create different schedules for each day of the week"
-      icon={<CalendarIcon />}
-    >
+    <ScreenFrame title="WEEKLY SCHEDULE TEMPLATES" subtitle="Create different schedules for each day of the week" icon={<CalendarIcon />}>
       {/* ADD TEMPLATE comes first in the page, so a phone shows it (and a keyboard reaches it)
           before a long list; from 1024 px it is the side panel on the right. */}
       <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
@@ -57,12 +53,7 @@ export default function WeeklyScheduleScreen() {
           icon={<CalendarIcon />}
           className="lg:col-span-2 lg:col-start-1 lg:row-start-1"
           actions={
-            <button
-              type="button"
-              className="btn btn-yellow min-h-9 px-3 py-1 text-xs"
-              disabled={apply.isPending}
-              onClick={() => apply.mutate(todayUtcDate())}
-            >
+            <button type="button" className="btn btn-yellow min-h-9 px-3 py-1 text-xs" disabled={apply.isPending} onClick={() => apply.mutate(todayUtcDate())}>
               <CalendarIcon />
               {apply.isPending ? 'Applying...' : 'Apply to Today'}
             </button>
@@ -82,12 +73,7 @@ export default function WeeklyScheduleScreen() {
                   template.id === editingId ? (
                     <TemplateEditor key={template.id} template={template} onDone={() => setEditingId(null)} />
                   ) : (
-                    <TemplateRow
-                      key={template.id}
-                      template={template}
-                      onEdit={() => setEditingId(template.id)}
-                      onDelete={() => remove(template.id)}
-                    />
+                    <TemplateRow key={template.id} template={template} onEdit={() => setEditingId(template.id)} onDelete={() => remove(template.id)} />
                   ),
                 )}
               </ul>
@@ -111,14 +97,10 @@ function TodaysMissionLog({ items }: { items: ScheduleItem[] }) {
         {items.map((item) => (
           <li key={item.id} className="flex flex-wrap items-start gap-x-3 gap-y-1 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
             <span className="font-mono text-xs leading-6 text-muted">{item.time}</span>
-            <span
-              className={`badge ml-auto sm:order-last ${item.completed ? 'bg-hero-green text-black' : 'bg-hero-yellow text-black'}`}
-            >
+            <span className={`badge ml-auto sm:order-last ${item.completed ? 'bg-hero-green text-black' : 'bg-hero-yellow text-black'}`}>
               {item.completed ? 'COMPLETED' : 'ACTIVE'}
             </span>
-            <div
-              className={`order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1 ${item.completed ? 'text-muted line-through' : 'text-ink'}`}
-            >
+            <div className={`order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1 ${item.completed ? 'text-muted line-through' : 'text-ink'}`}>
               <p className="break-words font-semibold">{item.title}</p>
               {item.description ? <p className="break-words text-sm">{item.description}</p> : null}
             </div>

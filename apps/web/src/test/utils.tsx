@@ -33,10 +33,7 @@ export function mockFetch(routes: Record<string, RouteHandler>) {
   return fn;
 }
 
-export function renderWithProviders(
-  ui: ReactElement,
-  { route = '/', withToaster = true }: { route?: string; withToaster?: boolean } = {},
-) {
+export function renderWithProviders(ui: ReactElement, { route = '/', withToaster = true }: { route?: string; withToaster?: boolean } = {}) {
   const client = createQueryClient();
   const result = render(
     <QueryClientProvider client={client}>

@@ -72,9 +72,7 @@ export class OwnerCredentialService implements OnModuleInit {
     }
     if (stored) return stored;
     if (!this.owner.generateIfMissing) {
-      throw new Error(
-        'The owner has no password: set VAULT_OWNER_PASSWORD_HASH (argon2id), or run the set-password command once.',
-      );
+      throw new Error('The owner has no password: set VAULT_OWNER_PASSWORD_HASH (argon2id), or run the set-password command once.');
     }
     const generated = generatePassword();
     const hash = await hashPassword(generated);

@@ -30,6 +30,7 @@ export async function passwordProblem(password: string, context: string[] = []):
   if (password.trim().length < PASSWORD_MIN_LENGTH) return `must have at least ${PASSWORD_MIN_LENGTH} characters`;
   if (length > PASSWORD_MAX_LENGTH) return `must have at most ${PASSWORD_MAX_LENGTH} characters`;
   const { score } = (await loadEstimator()).check(password, ['vault', ...context.filter(Boolean)]);
-  if (score < MIN_SCORE) return 'is too easy to guess (a common password, a pattern, a repetition or your own name); choose a longer passphrase of unrelated words';
+  if (score < MIN_SCORE)
+    return 'is too easy to guess (a common password, a pattern, a repetition or your own name); choose a longer passphrase of unrelated words';
   return undefined;
 }

@@ -42,13 +42,15 @@ export async function registrationOptions(rpID: string, userName: string, displa
 }
 
 export async function verifiedRegistration(response: Json, challenge: string, party: RelyingParty) {
-  const verdict = await (await webauthn()).verifyRegistrationResponse({
-    response: response as unknown as RegistrationResponseJSON,
-    expectedChallenge: challenge,
-    expectedOrigin: party.origin,
-    expectedRPID: party.rpID,
-    requireUserVerification: false,
-  }).catch(() => undefined);
+  const verdict = await (await webauthn())
+    .verifyRegistrationResponse({
+      response: response as unknown as RegistrationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: party.origin,
+      expectedRPID: party.rpID,
+      requireUserVerification: false,
+    })
+    .catch(() => undefined);
   if (!verdict?.verified) return undefined;
   const { credential } = verdict.registrationInfo;
   return {
@@ -71,19 +73,21 @@ export async function authenticationOptions(rpID: string, passkeys: FactorRow[],
 
 /** The new signature counter when `passkey` signed this challenge for this relying party, else undefined. */
 export async function verifiedAssertion(response: Json, passkey: FactorRow, challenge: string, party: RelyingParty, passwordless: boolean) {
-  const verdict = await (await webauthn()).verifyAuthenticationResponse({
-    response: response as unknown as AuthenticationResponseJSON,
-    expectedChallenge: challenge,
-    expectedOrigin: party.origin,
-    expectedRPID: party.rpID,
-    credential: {
-      id: passkey.credentialId!,
-      publicKey: new Uint8Array(Buffer.from(passkey.publicKey!, 'base64url')),
-      counter: passkey.signCount ?? 0,
-      transports: (passkey.transports ?? []) as AuthenticatorTransportFuture[],
-    },
-    // A passkey alone is both factors: it must have checked the user (PIN or biometrics).
-    requireUserVerification: passwordless,
-  }).catch(() => undefined);
+  const verdict = await (await webauthn())
+    .verifyAuthenticationResponse({
+      response: response as unknown as AuthenticationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: party.origin,
+      expectedRPID: party.rpID,
+      credential: {
+        id: passkey.credentialId!,
+        publicKey: new Uint8Array(Buffer.from(passkey.publicKey!, 'base64url')),
+        counter: passkey.signCount ?? 0,
+        transports: (passkey.transports ?? []) as AuthenticatorTransportFuture[],
+      },
+      // A passkey alone is both factors: it must have checked the user (PIN or biometrics).
+      requireUserVerification: passwordless,
+    })
+    .catch(() => undefined);
   return verdict?.verified ? verdict.authenticationInfo.newCounter : undefined;
 }

@@ -79,7 +79,11 @@ export class SecondFactorRepository {
   }
 
   async rename(id: string, name: string): Promise<FactorRow | undefined> {
-    const [row] = await this.db.update(secondFactors).set({ name }).where(and(eq(secondFactors.id, id), isNotNull(secondFactors.confirmedAt))).returning();
+    const [row] = await this.db
+      .update(secondFactors)
+      .set({ name })
+      .where(and(eq(secondFactors.id, id), isNotNull(secondFactors.confirmedAt)))
+      .returning();
     return row;
   }
 

@@ -30,7 +30,9 @@ export function encryptArchive(zip: Readable, passphrase: string): { archive: Re
       return encrypter.encrypt(Readable.toWeb(zip) as unknown as ReadableStream<Uint8Array>);
     })
     .then((encrypted) => {
-      Readable.fromWeb(encrypted as unknown as WebReadableStream<Uint8Array>).on('error', (error) => archive.destroy(error)).pipe(archive);
+      Readable.fromWeb(encrypted as unknown as WebReadableStream<Uint8Array>)
+        .on('error', (error) => archive.destroy(error))
+        .pipe(archive);
     });
   ready.catch((error: Error) => archive.destroy(error));
   zip.on('error', (error) => archive.destroy(error));

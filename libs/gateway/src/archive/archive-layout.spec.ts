@@ -26,7 +26,8 @@ describe('archive layout', () => {
     expect(paths.next(entry())).toBe('journal/2026/03/2026-03-05-operation-dawn.md');
     expect(paths.next(entry({ id: 'other' }))).toBe('journal/2026/03/2026-03-05-operation-dawn-2.md');
     expect(paths.next(entry({ title: null }))).toBe('journal/2026/03/2026-03-05-entry.md');
-    for (const name of ['journal/2026/03/2026-03-05-operation-dawn-2.md', photoPath({ id: entry().id, contentType: 'image/webp' }), 'vault.json']) expect(ARCHIVE_NAME.test(name)).toBe(true);
+    for (const name of ['journal/2026/03/2026-03-05-operation-dawn-2.md', photoPath({ id: entry().id, contentType: 'image/webp' }), 'vault.json'])
+      expect(ARCHIVE_NAME.test(name)).toBe(true);
     for (const name of ['../vault.json', 'photos/x.exe', 'journal/../../x.md', 'notes.txt']) expect(ARCHIVE_NAME.test(name)).toBe(false);
   });
 
@@ -36,6 +37,8 @@ describe('archive layout', () => {
     const [, front, body] = note.split(/^---\n|\n---\n\n/);
     expect(parse(front)).toEqual({ title: tricky.title, created: tricky.createdAt, updated: tricky.updatedAt, id: tricky.id });
     expect(body).toBe('---\nnot front matter\n');
-    expect(journalMarkdown(entry({ title: null }))).toBe(`---\ncreated: 2026-03-05T22:10:00.000Z\nupdated: 2026-03-06T08:00:00.000Z\nid: ${entry().id}\n---\n\nline one\nline two\n`);
+    expect(journalMarkdown(entry({ title: null }))).toBe(
+      `---\ncreated: 2026-03-05T22:10:00.000Z\nupdated: 2026-03-06T08:00:00.000Z\nid: ${entry().id}\n---\n\nline one\nline two\n`,
+    );
   });
 });

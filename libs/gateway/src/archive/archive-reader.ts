@@ -77,7 +77,8 @@ async function openZip(path: string): Promise<ZipFile> {
 }
 
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
-  if (zip.entryCount > MAX_ENTRIES) return Promise.reject(new ArchiveRefusal(413, `The archive holds ${zip.entryCount} files, more than the ${MAX_ENTRIES} a vault export can`));
+  if (zip.entryCount > MAX_ENTRIES)
+    return Promise.reject(new ArchiveRefusal(413, `The archive holds ${zip.entryCount} files, more than the ${MAX_ENTRIES} a vault export can`));
   const entries = new Map<string, Entry>();
   return new Promise((resolve, reject) => {
     zip.on('error', (error: Error) => reject(refusalFor(error)));
@@ -94,10 +95,18 @@ function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
 
 function entryProblem(entry: Entry, seen: Map<string, Entry>): ArchiveRefusal | undefined {
   const name = entry.fileName;
-  if (!ARCHIVE_NAME.test(name)) return new ArchiveRefusal(400, `The archive holds a file a Vault export never has (${name.slice(0, 200)}): it is not a Vault export`);
+  if (!ARCHIVE_NAME.test(name))
+    return new ArchiveRefusal(400, `The archive holds a file a Vault export never has (${name.slice(0, 200)}): it is not a Vault export`);
   if (seen.has(name)) return new ArchiveRefusal(400, `The archive holds ${name} twice`);
   if (entry.isEncrypted()) return new ArchiveRefusal(400, `${name} is encrypted inside the zip: a Vault export is encrypted whole (age), not per file`);
-  const limit = name === VAULT_JSON ? INFLATE_LIMITS.vaultJson : name === MANIFEST_JSON ? INFLATE_LIMITS.manifest : name.endsWith('.md') ? INFLATE_LIMITS.markdown : INFLATE_LIMITS.photo;
+  const limit =
+    name === VAULT_JSON
+      ? INFLATE_LIMITS.vaultJson
+      : name === MANIFEST_JSON
+        ? INFLATE_LIMITS.manifest
+        : name.endsWith('.md')
+          ? INFLATE_LIMITS.markdown
+          : INFLATE_LIMITS.photo;
   if (entry.uncompressedSize > limit) {
     return new ArchiveRefusal(413, `${name} would inflate to ${entry.uncompressedSize} bytes, over the ${limit} a vault export can hold (a zip bomb?)`);
   }
@@ -189,7 +198,8 @@ function checkAgreement(vault: VaultArchive, manifest: Manifest, entries: Map<st
     }
   }
   const photoFiles = [...entries.keys()].filter((name) => name.startsWith('photos/'));
-  if (photoFiles.length !== vault.photos.length) throw new ArchiveRefusal(400, `vault.json lists ${vault.photos.length} photos, the archive holds ${photoFiles.length} photo files`);
+  if (photoFiles.length !== vault.photos.length)
+    throw new ArchiveRefusal(400, `vault.json lists ${vault.photos.length} photos, the archive holds ${photoFiles.length} photo files`);
   for (const photo of vault.photos) {
     const file = manifest.files[photoPath(photo)];
     if (!file) throw new ArchiveRefusal(400, `${photoPath(photo)} is missing`);

@@ -81,7 +81,8 @@ export class ArchiveController {
   @RouteConfig({ [RAW_BODY_ROUTE]: true })
   @HttpCode(200)
   async restore(@Req() request: FastifyRequest): Promise<RestoreSummary> {
-    if (!(request.body instanceof Readable)) throw new UnsupportedMediaTypeException('The body must be the archive file (application/zip or application/octet-stream)');
+    if (!(request.body instanceof Readable))
+      throw new UnsupportedMediaTypeException('The body must be the archive file (application/zip or application/octet-stream)');
     let passphrase: string | undefined;
     const header = request.headers[PASSPHRASE_HEADER];
     if (typeof header === 'string' && header.length > 0) {
@@ -112,7 +113,11 @@ export class ArchiveController {
   private async reauthenticate(request: FastifyRequest, password: string): Promise<void> {
     const owner = await this.rpc.send(GetOwnerProfile, {});
     try {
-      const { secondFactor } = await this.rpc.send(VerifyOwner, { username: owner.username, password, client: { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 1000) } });
+      const { secondFactor } = await this.rpc.send(VerifyOwner, {
+        username: owner.username,
+        password,
+        client: { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 1000) },
+      });
       if (secondFactor.length > 0) this.recent.require(request as AuthenticatedRequest);
     } catch (error) {
       this.access.record(request, 'export', false);

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ARCHIVE_RECORD_KINDS, ExportBalance, ExportJournal, ExportPhotos, ExportSettings, LocatePhoto } from '@vault/contracts';
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_FORMAT_VERSION,
+  ARCHIVE_RECORD_KINDS,
+  ExportBalance,
+  ExportJournal,
+  ExportPhotos,
+  ExportSettings,
+  LocatePhoto,
+} from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';

@@ -96,7 +96,12 @@ export class VaultImporter {
       }
       await this.sendInPages(ImportAccessLog, vault.accessLog);
       const settings: SettingsRecord = await this.rpc.send(ImportSettings, vault.settings);
-      const restored = Object.fromEntries((['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'journal', 'photos', 'accessLog'] as const).map((kind) => [kind, vault[kind].length]));
+      const restored = Object.fromEntries(
+        (['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'journal', 'photos', 'accessLog'] as const).map((kind) => [
+          kind,
+          vault[kind].length,
+        ]),
+      );
       return { restored, globalAccess: settings.globalAccess };
     } catch (error) {
       await this.discard(vault.accessLog.map((record) => record.id));
@@ -127,9 +132,13 @@ export class VaultImporter {
       ['planner', () => this.rpc.send(DiscardPlannerImport, {})],
       ['journal', () => this.rpc.send(DiscardJournalImport, {})],
       ['media', () => this.rpc.send(DiscardMediaImport, {})],
-      ['audit', async () => {
-        for (let i = 0; i < accessLogIds.length; i += ARCHIVE_PAGE_RECORDS) await this.rpc.send(DiscardAccessLogImport, { ids: accessLogIds.slice(i, i + ARCHIVE_PAGE_RECORDS) });
-      }],
+      [
+        'audit',
+        async () => {
+          for (let i = 0; i < accessLogIds.length; i += ARCHIVE_PAGE_RECORDS)
+            await this.rpc.send(DiscardAccessLogImport, { ids: accessLogIds.slice(i, i + ARCHIVE_PAGE_RECORDS) });
+        },
+      ],
       ['auth', () => this.rpc.send(ImportSettings, { globalAccess: false })],
     ];
     const failed: string[] = [];

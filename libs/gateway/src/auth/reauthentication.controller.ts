@@ -38,14 +38,16 @@ export class ReauthenticationController {
     try {
       ({ secondFactor } = await this.rpc.send(VerifyOwner, { username: owner.username, password, client: clientOf(request) }));
     } catch (error) {
-      if (error instanceof RpcFailure && error.status < 500) this.access.record(request, error.status === 423 ? 'account_locked' : 'reauthentication_failed', false);
+      if (error instanceof RpcFailure && error.status < 500)
+        this.access.record(request, error.status === 423 ? 'account_locked' : 'reauthentication_failed', false);
       // Not a 401: the session is fine, only the password re-entered is wrong.
       if (error instanceof RpcFailure && error.status === 401) throw new ForbiddenException('password: is not the owner password');
       throw error;
     }
     if (secondFactor.length > 0) {
       const challenge = request.session!.data.challenge;
-      const proof = passkey && challenge ? { passkey: { ...relyingParty(request), response: passkey, challenge, passwordless: false } } : code ? { code } : undefined;
+      const proof =
+        passkey && challenge ? { passkey: { ...relyingParty(request), response: passkey, challenge, passwordless: false } } : code ? { code } : undefined;
       if (!proof) throw new BadRequestException('code: is required: a second factor is enrolled (or answer with the passkey)');
       await this.attempts.admit(request);
       try {

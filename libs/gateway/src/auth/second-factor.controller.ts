@@ -70,7 +70,11 @@ export class SecondFactorController {
   @HttpCode(200)
   async passkeyOptions(@Req() request: AuthenticatedRequest) {
     const { owner } = request.session!.data;
-    const { options, challenge } = await this.rpc.send(PasskeyRegistrationOptions, { rpID: relyingParty(request).rpID, userName: owner.username, displayName: owner.name });
+    const { options, challenge } = await this.rpc.send(PasskeyRegistrationOptions, {
+      rpID: relyingParty(request).rpID,
+      userName: owner.username,
+      displayName: owner.name,
+    });
     await this.recent.keepChallenge(request, challenge);
     return options;
   }

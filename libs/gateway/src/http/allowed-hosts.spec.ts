@@ -6,12 +6,32 @@ import { ALLOWED_HOST_PATTERN, DEFAULT_ALLOWED_HOSTS, isAllowedHost, refuseForei
 
 describe('isAllowedHost', () => {
   it('allows the loopback names by default, on any port', () => {
-    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:8080', '[::1]:3000', '[::1]', 'vault.localhost:5173', 'a.b.localhost', 'LOCALHOST:3000', 'localhost.'])
+    for (const host of [
+      'localhost',
+      'localhost:3000',
+      '127.0.0.1:8080',
+      '[::1]:3000',
+      '[::1]',
+      'vault.localhost:5173',
+      'a.b.localhost',
+      'LOCALHOST:3000',
+      'localhost.',
+    ])
       expect([host, isAllowedHost(host, DEFAULT_ALLOWED_HOSTS)]).toEqual([host, true]);
   });
 
   it('refuses every other name, including look-alikes of the allowed ones', () => {
-    for (const host of ['', 'rebound.example', 'localhost.rebound.example', 'evil-localhost', '127.0.0.2', '127.0.0.1.nip.io', '[::2]', '10.1.2.3:3000', 'localhostx'])
+    for (const host of [
+      '',
+      'rebound.example',
+      'localhost.rebound.example',
+      'evil-localhost',
+      '127.0.0.2',
+      '127.0.0.1.nip.io',
+      '[::2]',
+      '10.1.2.3:3000',
+      'localhostx',
+    ])
       expect([host, isAllowedHost(host, DEFAULT_ALLOWED_HOSTS)]).toEqual([host, false]);
   });
 

@@ -20,8 +20,13 @@ describe('isSameSite', () => {
   });
 
   it('refuses null, other schemes, garbage and what the browser calls cross-site', () => {
-    const refused: Array<Record<string, string>> = [{ origin: 'null' }, { origin: 'file:///tmp/x.html' }, { referer: 'not a url' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }];
-    for (const headers of refused)
-      expect(isSameSite(request(headers), DEFAULT_ALLOWED_HOSTS)).toBe(false);
+    const refused: Array<Record<string, string>> = [
+      { origin: 'null' },
+      { origin: 'file:///tmp/x.html' },
+      { referer: 'not a url' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of refused) expect(isSameSite(request(headers), DEFAULT_ALLOWED_HOSTS)).toBe(false);
   });
 });

@@ -69,7 +69,14 @@ export async function configureHttpServer(app: INestApplication, logger: Logger,
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     logger.info(
-      { requestId: request.id, traceId: observation.traceOf(request)?.traceId, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        requestId: request.id,
+        traceId: observation.traceOf(request)?.traceId,
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

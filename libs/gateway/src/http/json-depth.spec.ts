@@ -42,7 +42,11 @@ describe('depthBoundedJsonParser', () => {
   afterAll(() => server.close());
 
   const post = async (body: string) => {
-    const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     return { statusCode: response.status, json: await response.json() };
   };
 

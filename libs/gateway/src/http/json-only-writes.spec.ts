@@ -15,8 +15,12 @@ describe('bodyTypeProblem', () => {
       'Content-Type: must be application/json, not application/x-www-form-urlencoded',
     );
     expect(bodyTypeProblem('PATCH', { 'content-type': 'text/plain;charset=UTF-8' })).toBe('Content-Type: must be application/json, not text/plain');
-    expect(bodyTypeProblem('PUT', { 'content-type': 'multipart/form-data; boundary=x' })).toBe('Content-Type: must be application/json, not multipart/form-data');
-    expect(bodyTypeProblem('DELETE', { 'content-type': 'application/json-patch+json' })).toBe('Content-Type: must be application/json, not application/json-patch+json');
+    expect(bodyTypeProblem('PUT', { 'content-type': 'multipart/form-data; boundary=x' })).toBe(
+      'Content-Type: must be application/json, not multipart/form-data',
+    );
+    expect(bodyTypeProblem('DELETE', { 'content-type': 'application/json-patch+json' })).toBe(
+      'Content-Type: must be application/json, not application/json-patch+json',
+    );
     // A type without a body still names what the call would be: refused too.
     expect(bodyTypeProblem('POST', { 'content-type': 'text/plain', 'content-length': '0' })).toBe('Content-Type: must be application/json, not text/plain');
     expect(bodyTypeProblem('POST', { 'content-type': '' })).toBe('Content-Type: must be application/json (an empty one was sent)');
@@ -56,7 +60,11 @@ describe('refuseNonJsonWrites', () => {
   afterAll(() => server.close());
 
   const send = async (method: string, path: string, contentType: string, body: string | Uint8Array<ArrayBuffer>) => {
-    const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}${path}`, { method, headers: { 'content-type': contentType }, body });
+    const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}${path}`, {
+      method,
+      headers: { 'content-type': contentType },
+      body,
+    });
     return { statusCode: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
   };
 

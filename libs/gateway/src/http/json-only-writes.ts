@@ -25,7 +25,9 @@ export function bodyTypeProblem(method: string, headers: IncomingHttpHeaders): s
   }
   const mediaType = type.split(';')[0].trim().toLowerCase();
   if (mediaType === 'application/json') return undefined;
-  return mediaType ? `Content-Type: must be application/json, not ${mediaType.slice(0, 100)}` : 'Content-Type: must be application/json (an empty one was sent)';
+  return mediaType
+    ? `Content-Type: must be application/json, not ${mediaType.slice(0, 100)}`
+    : 'Content-Type: must be application/json (an empty one was sent)';
 }
 
 /** Answers 415 to a state-changing call whose body is not JSON, before the body is read and before any guard or handler. */

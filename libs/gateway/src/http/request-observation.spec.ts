@@ -9,7 +9,11 @@ describe('RequestObservation: each request in the metrics by its route pattern, 
   let base: string;
   /** A request over the loopback, as a client sends it (fastify.inject needs a CommonJS cookie parser jest cannot load). */
   const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
-    const response = await fetch(base + path, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const response = await fetch(base + path, {
+      method,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: response.status, json: (await response.json().catch(() => undefined)) as { traceId?: string } | undefined };
   };
   const seen: Array<string | undefined> = [];

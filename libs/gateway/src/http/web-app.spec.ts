@@ -24,7 +24,11 @@ describe('WebApp', () => {
   /** One GET over a real socket, its bytes as sent (no client-side decoding). */
   function fetchRaw({ url, headers = {}, cookies }: { url: string; headers?: Record<string, string>; cookies?: Record<string, string> }) {
     const { port } = server.server.address() as AddressInfo;
-    const cookie = cookies ? Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join('; ') : undefined;
+    const cookie = cookies
+      ? Object.entries(cookies)
+          .map(([name, value]) => `${name}=${value}`)
+          .join('; ')
+      : undefined;
     return new Promise<{ statusCode: number; headers: IncomingHttpHeaders; rawPayload: Buffer; body: string }>((resolve, reject) => {
       get({ host: '127.0.0.1', port, path: url, headers: cookie ? { ...headers, cookie } : headers }, (response) => {
         const chunks: Buffer[] = [];
@@ -92,7 +96,11 @@ describe('WebApp', () => {
     expect(response.body.indexOf('modulepreload')).toBeLessThan(response.body.indexOf('</head>'));
 
     // A revalidation gets the same page's tag back as 304.
-    const again = await fetchRaw({ url: '/journal', cookies: { [SESSION_COOKIE]: WELL_FORMED_SESSION }, headers: { 'if-none-match': response.headers.etag as string } });
+    const again = await fetchRaw({
+      url: '/journal',
+      cookies: { [SESSION_COOKIE]: WELL_FORMED_SESSION },
+      headers: { 'if-none-match': response.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
   });
 

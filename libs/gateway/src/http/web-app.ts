@@ -101,8 +101,7 @@ export class WebApp {
       return;
     }
     const accepted = acceptedEncodings(request.headers['accept-encoding']);
-    const [encoding, body] =
-      file.br && accepted.has('br') ? ['br', file.br] : file.gzip && accepted.has('gzip') ? ['gzip', file.gzip] : [undefined, file.body];
+    const [encoding, body] = file.br && accepted.has('br') ? ['br', file.br] : file.gzip && accepted.has('gzip') ? ['gzip', file.gzip] : [undefined, file.body];
     if (encoding) reply.header('content-encoding', encoding);
     reply.status(200).send(body);
   }

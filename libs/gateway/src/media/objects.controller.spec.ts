@@ -36,7 +36,13 @@ describe('GET /objects/photos/:id', () => {
         return located;
       },
     };
-    @Module({ controllers: [ObjectsController], providers: [{ provide: RpcClient, useValue: rpc }, { provide: APP_FILTER, useFactory: () => new ErrorFilter() }] })
+    @Module({
+      controllers: [ObjectsController],
+      providers: [
+        { provide: RpcClient, useValue: rpc },
+        { provide: APP_FILTER, useFactory: () => new ErrorFilter() },
+      ],
+    })
     class TestModule {}
     app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: false, abortOnError: false });
     // As the vault's HTTP server has it (configureHttpServer): the app's policy on every answer.

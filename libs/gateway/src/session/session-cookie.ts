@@ -33,7 +33,13 @@ export function readPendingSignInId(request: FastifyRequest): string | undefined
 }
 
 export function setPendingSignInCookie(request: FastifyRequest, reply: FastifyReply, id: string, maxAgeSeconds: number) {
-  reply.setCookie(PENDING_SIGN_IN_COOKIE, id, { path: PENDING_PATH, httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https', maxAge: maxAgeSeconds });
+  reply.setCookie(PENDING_SIGN_IN_COOKIE, id, {
+    path: PENDING_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    maxAge: maxAgeSeconds,
+  });
 }
 
 export function clearPendingSignInCookie(request: FastifyRequest, reply: FastifyReply) {

@@ -35,7 +35,10 @@ export class JournalArchiveHandlers {
     const rows = await (after ? query.where(gt(entries.id, after)) : query);
     if (rows.length === 0) return { records: [] };
     const key = await this.keys.current();
-    return fitPage(rows.map((row) => toRecord(key, row)), rows.length < ARCHIVE_PAGE_RECORDS);
+    return fitPage(
+      rows.map((row) => toRecord(key, row)),
+      rows.length < ARCHIVE_PAGE_RECORDS,
+    );
   }
 
   @Handles(ImportJournal)

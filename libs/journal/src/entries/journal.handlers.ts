@@ -1,13 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  CountJournal,
-  CreateJournalEntry,
-  DeleteJournalEntry,
-  ListJournal,
-  UpdateJournalEntry,
-  type JournalEntry,
-  type RpcRequest,
-} from '@vault/contracts';
+import { CountJournal, CreateJournalEntry, DeleteJournalEntry, ListJournal, UpdateJournalEntry, type JournalEntry, type RpcRequest } from '@vault/contracts';
 import { Handles, RpcFailure } from '@vault/transport';
 import { JournalService } from './journal.service.js';
 

@@ -92,7 +92,8 @@ export class MediaArchiveService {
   private async checkedBytes(key: string, record: PhotoRecord, sha256: string): Promise<Buffer> {
     const stat = await this.store.stat(key);
     if (!stat) throw RpcFailure.badRequest(`photos/${record.id}: no bytes were written for this photo`);
-    if (stat.size !== record.size || stat.size > PHOTO_MAX_BYTES) throw RpcFailure.badRequest(`photos/${record.id}: ${stat.size} bytes, but its record says ${record.size}`);
+    if (stat.size !== record.size || stat.size > PHOTO_MAX_BYTES)
+      throw RpcFailure.badRequest(`photos/${record.id}: ${stat.size} bytes, but its record says ${record.size}`);
     const bytes = await this.store.read(key, stat.version);
     if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw RpcFailure.badRequest(`photos/${record.id}: the bytes do not match their SHA-256`);
     const type = imageTypeOf(bytes.subarray(0, IMAGE_HEAD_BYTES));

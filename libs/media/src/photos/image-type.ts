@@ -3,8 +3,7 @@ import type { PhotoContentType } from '@vault/contracts';
 /** Enough of a file's head to tell every accepted type. */
 export const IMAGE_HEAD_BYTES = 16;
 
-const startsWith = (head: Buffer, bytes: number[], at = 0) =>
-  head.length >= at + bytes.length && bytes.every((byte, i) => head[at + i] === byte);
+const startsWith = (head: Buffer, bytes: number[], at = 0) => head.length >= at + bytes.length && bytes.every((byte, i) => head[at + i] === byte);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
 /**

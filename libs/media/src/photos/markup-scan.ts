@@ -11,11 +11,9 @@
  * refusal in about 10^5 photos at worst.
  */
 const MARKUP = new RegExp(
-  [
-    '<(?:script|iframe|!doctype)',
-    '<(?:html|body)[\\t\\n\\f\\r />]',
-    '<(?:svg|img|object|embed|math)[\\t\\n\\f\\r /][\\t\\n\\f\\r\\x20-\\x7e]{0,256}>',
-  ].join('|'),
+  ['<(?:script|iframe|!doctype)', '<(?:html|body)[\\t\\n\\f\\r />]', '<(?:svg|img|object|embed|math)[\\t\\n\\f\\r /][\\t\\n\\f\\r\\x20-\\x7e]{0,256}>'].join(
+    '|',
+  ),
   'i',
 );
 

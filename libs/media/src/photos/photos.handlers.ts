@@ -1,13 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  DeletePhoto,
-  ListPhotos,
-  LocatePhoto,
-  RegisterPhoto,
-  type Photo,
-  type PhotoLocation,
-  type RpcRequest,
-} from '@vault/contracts';
+import { DeletePhoto, ListPhotos, LocatePhoto, RegisterPhoto, type Photo, type PhotoLocation, type RpcRequest } from '@vault/contracts';
 import { Handles } from '@vault/transport';
 import { PhotosService } from './photos.service.js';
 

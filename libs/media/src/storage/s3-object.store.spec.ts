@@ -50,7 +50,13 @@ describe('S3 object store URLs', () => {
   });
 
   it('works with virtual-hosted buckets too', async () => {
-    const store = new S3ObjectStore({ ...options, endpoint: 'https://s3.eu-west-1.amazonaws.com', publicEndpoint: undefined, region: 'eu-west-1', forcePathStyle: false });
+    const store = new S3ObjectStore({
+      ...options,
+      endpoint: 'https://s3.eu-west-1.amazonaws.com',
+      publicEndpoint: undefined,
+      region: 'eu-west-1',
+      forcePathStyle: false,
+    });
     const upload = new URL((await store.signUpload(KEY, 600)).url);
     expect(upload.host).toBe('vault-photos.s3.eu-west-1.amazonaws.com');
     expect(upload.pathname).toBe(`/${KEY}`);

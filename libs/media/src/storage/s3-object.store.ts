@@ -161,14 +161,10 @@ export class S3ObjectStore implements ObjectStore {
     let removed = 0;
     let token: string | undefined;
     do {
-      const page = await this.call(() =>
-        this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })),
-      );
+      const page = await this.call(() => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })));
       const keys = (await choose(page.Contents ?? [])).map((Key) => ({ Key }));
       if (keys.length > 0) {
-        const result = await this.call(() =>
-          this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })),
-        );
+        const result = await this.call(() => this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })));
         if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} object(s): ${result.Errors[0].Message}`);
         removed += keys.length;
       }

@@ -3,7 +3,6 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { isRawBodyRoute } from '@vault/platform';
 import { errorCodes, type FastifyInstance } from 'fastify';
 
-
 /**
  * Fastify parses only JSON and text bodies, and refuses any other type with
  * 415 before a route runs. A photo arrives with whatever type the browser

@@ -109,7 +109,9 @@ async function startServer(dataDir: string, options: EmbeddedDatabaseOptions): P
     }
     if (existsSync(paths.pglite)) {
       if (!options.pgliteImport) {
-        throw new Error(`${paths.pglite} holds a vault's PGlite database (before ADR 0009) that this program cannot import: start the vault itself (npm start) once.`);
+        throw new Error(
+          `${paths.pglite} holds a vault's PGlite database (before ADR 0009) that this program cannot import: start the vault itself (npm start) once.`,
+        );
       }
       log(`Importing the PGlite database ${paths.pglite} into PostgreSQL (${paths.cluster}), once`);
       const started = Date.now();
@@ -117,7 +119,9 @@ async function startServer(dataDir: string, options: EmbeddedDatabaseOptions): P
       const { importPglite } = await import('./pglite-import.js');
       const summary = await importPglite(dataDir, runAs, options.pgliteImport);
       putInPlace(paths.partial, paths.cluster);
-      log(`Imported ${summary.rows} rows of ${summary.tables} tables and ${summary.sequences} sequences in ${Date.now() - started} ms; every table's rows checked`);
+      log(
+        `Imported ${summary.rows} rows of ${summary.tables} tables and ${summary.sequences} sequences in ${Date.now() - started} ms; every table's rows checked`,
+      );
     } else {
       await initCluster(paths.partial, runAs);
       putInPlace(paths.partial, paths.cluster);

@@ -14,7 +14,13 @@ export interface ImportSummary {
 type Query = (text: string, values?: unknown[]) => Promise<unknown[][]>;
 
 /** The same text for a value on both sides: these are PGlite's defaults, set on both sessions. */
-const SESSION = ["set timezone to 'UTC'", "set datestyle to 'ISO, MDY'", "set intervalstyle to 'postgres'", 'set extra_float_digits to 1', "set bytea_output to 'hex'"];
+const SESSION = [
+  "set timezone to 'UTC'",
+  "set datestyle to 'ISO, MDY'",
+  "set intervalstyle to 'postgres'",
+  'set extra_float_digits to 1',
+  "set bytea_output to 'hex'",
+];
 const BATCH = 500;
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
@@ -50,7 +56,9 @@ export async function copyPglite(lite: PGlite, target: pg.Client, services: Serv
   const sourceRelations = await relations(source);
   const unknown = sourceRelations.filter((r) => !schemas.includes(r.schema));
   if (unknown.length > 0) {
-    throw new Error(`The PGlite database holds tables no service of this vault owns: ${unknown.map((r) => `${r.schema}.${r.name}`).join(', ')}. Nothing was imported.`);
+    throw new Error(
+      `The PGlite database holds tables no service of this vault owns: ${unknown.map((r) => `${r.schema}.${r.name}`).join(', ')}. Nothing was imported.`,
+    );
   }
 
   // 1. The schemas, at the source's migration level.
@@ -58,14 +66,18 @@ export async function copyPglite(lite: PGlite, target: pg.Client, services: Serv
     const until = await lastMigration(source, service.schema);
     if (until === undefined) continue; // that service never started on this vault
     if (!readMigrationFiles({ migrationsFolder: service.folder }).some((m) => m.folderMillis === until)) {
-      throw new Error(`The PGlite database's ${service.schema} schema is at a migration (${until}) this vault does not have: a newer vault wrote it. Nothing was imported.`);
+      throw new Error(
+        `The PGlite database's ${service.schema} schema is at a migration (${until}) this vault does not have: a newer vault wrote it. Nothing was imported.`,
+      );
     }
     await runServiceMigrations(drizzle({ client: target }) as unknown as Database, service, { until });
   }
   const targetRelations = (await relations(sink)).filter((r) => schemas.includes(r.schema));
   const names = (list: Relation[]) => list.map((r) => `${r.kind} ${r.schema}.${r.name}`).sort();
   if (JSON.stringify(names(sourceRelations)) !== JSON.stringify(names(targetRelations))) {
-    throw new Error(`The migrations do not rebuild the PGlite database's tables: source ${names(sourceRelations).join(', ')}; target ${names(targetRelations).join(', ')}.`);
+    throw new Error(
+      `The migrations do not rebuild the PGlite database's tables: source ${names(sourceRelations).join(', ')}; target ${names(targetRelations).join(', ')}.`,
+    );
   }
 
   // 2 and 3, all or nothing.
@@ -136,7 +148,8 @@ async function copyTable(source: Query, sink: Query, table: Relation): Promise<n
   const name = qualified(table.schema, table.name);
   const [from, to] = [await columns(source, name), await columns(sink, name)];
   const describe = (list: Column[]) => JSON.stringify([...list].sort((a, b) => a.name.localeCompare(b.name)));
-  if (describe(from) !== describe(to)) throw new Error(`${name}: the columns differ between PGlite (${describe(from)}) and the rebuilt table (${describe(to)}).`);
+  if (describe(from) !== describe(to))
+    throw new Error(`${name}: the columns differ between PGlite (${describe(from)}) and the rebuilt table (${describe(to)}).`);
   const stored = to.filter((c) => !c.generated);
 
   await sink(`delete from ${name}`);

@@ -82,7 +82,9 @@ export function giveToPostgresUser(runAs: RunAs, dir: string): void {
 /** In `setpriv` mode the programs themselves must be readable by uid 65534 (not under a 0700 /root, say). */
 export function assertRunnable(runAs: RunAs, program: string): void {
   if (runAs === 'setpriv' && !runs('setpriv', [...ids, program, '--version'])) {
-    throw new Error(`PostgreSQL runs as uid ${UNPRIVILEGED_ID} here (user namespaces are refused), and that user cannot run ${program}: install the vault where every user may read it.`);
+    throw new Error(
+      `PostgreSQL runs as uid ${UNPRIVILEGED_ID} here (user namespaces are refused), and that user cannot run ${program}: install the vault where every user may read it.`,
+    );
   }
 }
 

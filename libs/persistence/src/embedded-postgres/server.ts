@@ -71,7 +71,8 @@ export class PostgresServer {
       throw error;
     }
     child.once('exit', (code, signal) => {
-      if (!server.stopping) process.stderr.write(`The embedded PostgreSQL server (${pgdata}) exited unexpectedly (${signal ?? code}); see ${join(pgdata, LOG_FILE)}.\n`);
+      if (!server.stopping)
+        process.stderr.write(`The embedded PostgreSQL server (${pgdata}) exited unexpectedly (${signal ?? code}); see ${join(pgdata, LOG_FILE)}.\n`);
     });
     return server;
   }
@@ -104,7 +105,8 @@ export class PostgresServer {
         return;
       } catch {
         await client.end().catch(() => undefined);
-        if (Date.now() > deadline) throw new Error(`The embedded PostgreSQL server did not answer within ${READY_TIMEOUT_MS / 1000} s (${this.pgdata}):\n${logTail(this.pgdata)}`);
+        if (Date.now() > deadline)
+          throw new Error(`The embedded PostgreSQL server did not answer within ${READY_TIMEOUT_MS / 1000} s (${this.pgdata}):\n${logTail(this.pgdata)}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     }

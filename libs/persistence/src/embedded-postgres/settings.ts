@@ -30,7 +30,7 @@ export const SESSION_DEFAULTS = ['TimeZone=UTC', 'log_timezone=UTC'];
 
 /** Only the unix socket, inside the owner-only data folder: no TCP port, no password, no one else. */
 export function listening(pgdata: string): string[] {
-  return ["listen_addresses=", `unix_socket_directories=${pgdata}`, 'unix_socket_permissions=0700'];
+  return ['listen_addresses=', `unix_socket_directories=${pgdata}`, 'unix_socket_permissions=0700'];
 }
 
 /** The socket's path must fit a sockaddr_un (107 bytes). */

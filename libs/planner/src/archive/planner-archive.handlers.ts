@@ -126,11 +126,26 @@ export class PlannerArchiveHandlers {
 }
 
 function targetRecord(row: TargetRow): TargetRecord {
-  return { id: row.id, title: row.title, description: row.description, completed: row.completed, createdAt: iso(row.createdAt), completedAt: isoOrNull(row.completedAt) };
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    completed: row.completed,
+    createdAt: iso(row.createdAt),
+    completedAt: isoOrNull(row.completedAt),
+  };
 }
 
 function weeklyTemplateRecord(row: WeeklyTemplateRow): WeeklyTemplateRecord {
-  return { id: row.id, title: row.title, description: row.description, time: row.time, dayOfWeek: row.dayOfWeek, isRepeating: row.isRepeating, createdAt: iso(row.createdAt) };
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    time: row.time,
+    dayOfWeek: row.dayOfWeek,
+    isRepeating: row.isRepeating,
+    createdAt: iso(row.createdAt),
+  };
 }
 
 function scheduleItemRecord(row: ScheduleItemRow): ScheduleItemRecord {
@@ -152,5 +167,12 @@ function missionRecord(row: ActivityRow): MissionRecord {
 }
 
 function studyRecord(row: StudyRow): StudyRecord {
-  return { id: row.id, subject: row.subject, endGoal: row.endGoal, completed: row.completed, completedAt: isoOrNull(row.completedAt), createdAt: iso(row.createdAt) };
+  return {
+    id: row.id,
+    subject: row.subject,
+    endGoal: row.endGoal,
+    completed: row.completed,
+    completedAt: isoOrNull(row.completedAt),
+    createdAt: iso(row.createdAt),
+  };
 }

@@ -29,7 +29,10 @@ export class BalanceRepository {
   async subtract(amount: number): Promise<number | undefined> {
     const value = exactDecimal(amount);
     // The row is gone after a self-destruct; a vault started again begins at the initial balance.
-    await this.db.insert(balance).values({ id: 1, amount: String(INITIAL_BALANCE) }).onConflictDoNothing({ target: balance.id });
+    await this.db
+      .insert(balance)
+      .values({ id: 1, amount: String(INITIAL_BALANCE) })
+      .onConflictDoNothing({ target: balance.id });
     const [row] = await this.db
       .update(balance)
       .set({ amount: sql`${balance.amount} - ${value}::numeric` })

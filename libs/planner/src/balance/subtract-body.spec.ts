@@ -4,7 +4,16 @@ import { decimalPlaces, describeIssues, SubtractBody } from '@vault/contracts';
 /** What the balance takes (issue 13, finding 10): amounts to the cent, refused rather than rounded otherwise. */
 describe('the amount to subtract', () => {
   it('counts decimal places as the amount is written', () => {
-    const cases: Array<[number, number]> = [[1, 0], [0.5, 1], [0.29, 2], [999_999_999.99, 2], [1e-7, 7], [0.1 + 0.2, 17], [1e21, 0], [1.25e-5, 7]];
+    const cases: Array<[number, number]> = [
+      [1, 0],
+      [0.5, 1],
+      [0.29, 2],
+      [999_999_999.99, 2],
+      [1e-7, 7],
+      [0.1 + 0.2, 17],
+      [1e21, 0],
+      [1.25e-5, 7],
+    ];
     for (const [value, places] of cases) expect([value, decimalPlaces(value)]).toEqual([value, places]);
   });
 

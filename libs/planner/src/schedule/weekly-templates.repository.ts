@@ -21,7 +21,10 @@ export class WeeklyTemplatesRepository {
   }
 
   async create(values: { title: string; description?: string; time: string; dayOfWeek: number; isRepeating: boolean }) {
-    const [row] = await this.db.insert(weeklyTemplates).values({ ...values, description: values.description ?? null }).returning();
+    const [row] = await this.db
+      .insert(weeklyTemplates)
+      .values({ ...values, description: values.description ?? null })
+      .returning();
     return row;
   }
 

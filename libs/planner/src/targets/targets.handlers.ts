@@ -1,13 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  CreateTarget,
-  DeleteTarget,
-  ListTargets,
-  UpdateTarget,
-  type RpcRequest,
-  type RpcResponse,
-  type Target,
-} from '@vault/contracts';
+import { CreateTarget, DeleteTarget, ListTargets, UpdateTarget, type RpcRequest, type RpcResponse, type Target } from '@vault/contracts';
 import { Handles, RpcFailure } from '@vault/transport';
 import type { TargetRow } from '../schema/targets.table.js';
 import { TargetsRepository } from './targets.repository.js';

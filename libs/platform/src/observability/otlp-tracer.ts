@@ -35,7 +35,12 @@ export function otlpTracer(serviceName: string, options: OtlpOptions): Tracer {
   return {
     start(name, kind, parent, attributes) {
       const parentContext = parent
-        ? trace.setSpanContext(ROOT_CONTEXT, { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true })
+        ? trace.setSpanContext(ROOT_CONTEXT, {
+            traceId: parent.traceId,
+            spanId: parent.spanId,
+            traceFlags: parent.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+            isRemote: true,
+          })
         : ROOT_CONTEXT;
       const span = tracer.startSpan(name, { kind: KINDS[kind], attributes }, parentContext);
       const { traceId, spanId, traceFlags } = span.spanContext();

@@ -15,7 +15,15 @@ describe('W3C trace context', () => {
   });
 
   it('ignores a header that is missing, malformed or all zeros', () => {
-    for (const header of [undefined, '', 'garbage', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7', '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01'])
+    for (const header of [
+      undefined,
+      '',
+      'garbage',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7',
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
+      '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01',
+    ])
       expect(parseTraceparent(header)).toBeUndefined();
   });
 

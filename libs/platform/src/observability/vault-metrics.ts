@@ -49,13 +49,37 @@ export class VaultMetrics {
     ['pattern', 'outcome'],
     LATENCY_BUCKETS,
   );
-  readonly dbQueries = this.histogram(METRIC.dbQueryDuration, 'Database queries of this process, by outcome (ok, error), and how long each took.', ['outcome'], QUERY_BUCKETS);
+  readonly dbQueries = this.histogram(
+    METRIC.dbQueryDuration,
+    'Database queries of this process, by outcome (ok, error), and how long each took.',
+    ['outcome'],
+    QUERY_BUCKETS,
+  );
 
-  readonly eventsPublished = this.counter(METRIC.eventsPublished, 'Events published, by event and outcome (ok: stored by the broker; failed: given up after the retries).', ['event', 'outcome']);
-  readonly eventsDelivered = this.counter(METRIC.eventsDelivered, 'Event deliveries to a consumer of this process, redeliveries included, by event and consumer.', ['event', 'consumer']);
-  readonly eventsRedelivered = this.counter(METRIC.eventsRedelivered, 'Deliveries of an event this consumer had received before and not acknowledged, by event and consumer.', ['event', 'consumer']);
-  readonly eventsAcknowledged = this.counter(METRIC.eventsAcknowledged, 'Events a consumer of this process handled and acknowledged, by event and consumer.', ['event', 'consumer']);
-  readonly eventHandlerFailures = this.counter(METRIC.eventHandlerFailures, 'Deliveries whose handler failed (the event is delivered again later), by event and consumer.', ['event', 'consumer']);
+  readonly eventsPublished = this.counter(
+    METRIC.eventsPublished,
+    'Events published, by event and outcome (ok: stored by the broker; failed: given up after the retries).',
+    ['event', 'outcome'],
+  );
+  readonly eventsDelivered = this.counter(
+    METRIC.eventsDelivered,
+    'Event deliveries to a consumer of this process, redeliveries included, by event and consumer.',
+    ['event', 'consumer'],
+  );
+  readonly eventsRedelivered = this.counter(
+    METRIC.eventsRedelivered,
+    'Deliveries of an event this consumer had received before and not acknowledged, by event and consumer.',
+    ['event', 'consumer'],
+  );
+  readonly eventsAcknowledged = this.counter(METRIC.eventsAcknowledged, 'Events a consumer of this process handled and acknowledged, by event and consumer.', [
+    'event',
+    'consumer',
+  ]);
+  readonly eventHandlerFailures = this.counter(
+    METRIC.eventHandlerFailures,
+    'Deliveries whose handler failed (the event is delivered again later), by event and consumer.',
+    ['event', 'consumer'],
+  );
 
   readonly natsConnected = new Gauge({
     name: METRIC.natsConnected,
@@ -63,7 +87,9 @@ export class VaultMetrics {
     labelNames: ['connection'] as const,
     registers: [this.registry],
   });
-  readonly natsReconnects = this.counter(METRIC.natsReconnects, 'Reconnections of a NATS connection of this process after it was lost, by connection.', ['connection']);
+  readonly natsReconnects = this.counter(METRIC.natsReconnects, 'Reconnections of a NATS connection of this process after it was lost, by connection.', [
+    'connection',
+  ]);
   readonly natsDisconnects = this.counter(METRIC.natsDisconnects, 'Losses of a NATS connection of this process, by connection.', ['connection']);
 
   private readonly pools = new Set<PoolCounts>();
@@ -82,8 +108,14 @@ export class VaultMetrics {
       collect() {
         this.reset();
         if (pools.size === 0) return;
-        this.set({ state: 'open' }, sum(pools, (pool) => pool.totalCount));
-        this.set({ state: 'idle' }, sum(pools, (pool) => pool.idleCount));
+        this.set(
+          { state: 'open' },
+          sum(pools, (pool) => pool.totalCount),
+        );
+        this.set(
+          { state: 'idle' },
+          sum(pools, (pool) => pool.idleCount),
+        );
       },
     });
     new Gauge({
@@ -93,7 +125,11 @@ export class VaultMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        if (pools.size > 0) this.set({ pool: 'main' }, sum(pools, (pool) => pool.waitingCount));
+        if (pools.size > 0)
+          this.set(
+            { pool: 'main' },
+            sum(pools, (pool) => pool.waitingCount),
+          );
       },
     });
     const probes = this.readinessProbes;
@@ -148,7 +184,13 @@ async function answers(probe: ReadinessProbe): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_DEADLINE_MS)));
   try {
-    return await Promise.race([probe.check().then(() => true, () => false), deadline]);
+    return await Promise.race([
+      probe.check().then(
+        () => true,
+        () => false,
+      ),
+      deadline,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -32,7 +32,10 @@ export class EventDelivery {
       this.logger.error(`${subscription.contract.name}: invalid payload dropped`);
       return 'dropped';
     }
-    const span = tracer.start(subscription.contract.name, 'consumer', published, { 'messaging.destination.name': subscription.contract.name, 'messaging.consumer.group.name': this.consumer });
+    const span = tracer.start(subscription.contract.name, 'consumer', published, {
+      'messaging.destination.name': subscription.contract.name,
+      'messaging.consumer.group.name': this.consumer,
+    });
     try {
       await requestContext.run({ requestId: event.meta?.requestId, trace: span.context }, () => subscription.handler(parsed.data, event));
       metrics?.eventsAcknowledged.inc(labels);

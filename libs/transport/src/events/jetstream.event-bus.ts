@@ -1,7 +1,26 @@
-import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import { connect, headers, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { EventContract } from '@vault/contracts';
-import { NO_OBSERVABILITY, TRACEPARENT, contextLogger, currentRequestId, currentTrace, formatTraceparent, parseTraceparent, type Observability } from '@vault/platform';
+import {
+  NO_OBSERVABILITY,
+  TRACEPARENT,
+  contextLogger,
+  currentRequestId,
+  currentTrace,
+  formatTraceparent,
+  parseTraceparent,
+  type Observability,
+} from '@vault/platform';
 import { NATS_RECONNECT } from '../nats-reconnect.js';
 import { watchNatsConnection } from '../nats-connection-metrics.js';
 import { EventBus, type EventSubscription } from './event-bus.js';

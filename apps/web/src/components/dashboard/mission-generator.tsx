@@ -2,14 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Activity } from '@vault/contracts';
 import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
 import { useDraft } from '../../lib/drafts';
-import {
-  ALREADY_EXISTS_TOAST,
-  isInCustomPool,
-  missionBody,
-  useCreateMission,
-  useCustomMissions,
-  useDeleteMission,
-} from '../../lib/activities';
+import { ALREADY_EXISTS_TOAST, isInCustomPool, missionBody, useCreateMission, useCustomMissions, useDeleteMission } from '../../lib/activities';
 import { BUILT_IN_MISSIONS, missionPool, pickNextMission, type Mission } from '../../lib/missions';
 import { toast } from '../../lib/toast';
 import { TextAreaField, TextField } from '../form-fields';
@@ -49,14 +42,8 @@ export function MissionGeneratorCard() {
   return (
     <Panel title="MISSION GENERATOR" icon={<ShuffleIcon />} accent="yellow">
       <div className="rounded-lg border-2 border-hero-yellow/60 bg-vault-deep p-4">
-        <p className="comic-heading text-xs tracking-widest text-hero-cyan">
-          CURRENT MISSION
-        </p>
-        <p
-          className="comic-heading mt-1 break-words text-2xl leading-tight text-hero-yellow"
-          aria-live="polite"
-          data-testid="current-mission"
-        >
+        <p className="comic-heading text-xs tracking-widest text-hero-cyan">CURRENT MISSION</p>
+        <p className="comic-heading mt-1 break-words text-2xl leading-tight text-hero-yellow" aria-live="polite" data-testid="current-mission">
           {current.title}
         </p>
         {current.description ? (

@@ -1,10 +1,4 @@
-import {
-  todayUtcDate,
-  todayUtcWeekday,
-  useApplyTemplates,
-  useCompleteScheduleItem,
-  useTodaySchedule,
-} from '../../lib/schedule';
+import { todayUtcDate, todayUtcWeekday, useApplyTemplates, useCompleteScheduleItem, useTodaySchedule } from '../../lib/schedule';
 import { usePendingDeletes, withoutPending } from '../../lib/deferred-delete';
 import { formatTime12h, sortByTime, useDayTemplates } from '../../lib/weekly-templates';
 import { CalendarIcon, CheckIcon, ClockIcon } from '../icons';
@@ -68,11 +62,7 @@ function MissionScheduleContent() {
   if (templates.isError) return <LoadError error={templates.error} onRetry={() => void templates.refetch()} retrying={templates.isFetching} />;
   const offered = withoutPending(templates.data, deletingTemplates);
   if (offered.length === 0) {
-    return (
-      <EmptyState icon={<CalendarIcon />}>
-        No Schedule Today - Create templates in SCHEDULE section, then apply them to today.
-      </EmptyState>
-    );
+    return <EmptyState icon={<CalendarIcon />}>No Schedule Today - Create templates in SCHEDULE section, then apply them to today.</EmptyState>;
   }
 
   return (
@@ -89,12 +79,7 @@ function MissionScheduleContent() {
           </li>
         ))}
       </ul>
-      <button
-        type="button"
-        className="btn btn-yellow w-full sm:w-auto"
-        disabled={apply.isPending}
-        onClick={() => apply.mutate(date)}
-      >
+      <button type="button" className="btn btn-yellow w-full sm:w-auto" disabled={apply.isPending} onClick={() => apply.mutate(date)}>
         <CalendarIcon />
         {apply.isPending ? 'Applying...' : 'Apply Templates to Today'}
       </button>

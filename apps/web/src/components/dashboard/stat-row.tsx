@@ -54,9 +54,7 @@ export function StatRow() {
           <ShieldIcon />
         </span>
         <div className="min-w-0">
-          <p className="comic-heading break-words text-xl leading-tight text-hero-yellow">
-            Welcome back{user?.name ? `, ${user.name}` : ''}
-          </p>
+          <p className="comic-heading break-words text-xl leading-tight text-hero-yellow">Welcome back{user?.name ? `, ${user.name}` : ''}</p>
           <p className="mt-1 text-sm text-muted">{today}: your mission briefing is ready.</p>
         </div>
       </section>

@@ -69,17 +69,7 @@ export function StudiesCard() {
   );
 }
 
-function StudyItem({
-  study,
-  completing,
-  onComplete,
-  onDelete,
-}: {
-  study: Study;
-  completing: boolean;
-  onComplete: () => void;
-  onDelete: () => void;
-}) {
+function StudyItem({ study, completing, onComplete, onDelete }: { study: Study; completing: boolean; onComplete: () => void; onDelete: () => void }) {
   return (
     <li className="flex items-start gap-3 rounded-lg border-2 border-edge bg-vault-deep px-3 py-2">
       <input

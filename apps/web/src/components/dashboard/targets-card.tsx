@@ -70,14 +70,7 @@ function NewTargetInput() {
       <label htmlFor={inputId} className="sr-only">
         New target
       </label>
-      <input
-        id={inputId}
-        className="field"
-        placeholder="Identify new target..."
-        value={title}
-        onChange={(e) => setTitle(e.target.value)}
-        autoComplete="off"
-      />
+      <input id={inputId} className="field" placeholder="Identify new target..." value={title} onChange={(e) => setTitle(e.target.value)} autoComplete="off" />
       <button type="submit" className="btn btn-red shrink-0 px-3 text-lg" disabled={!body || create.isPending} aria-label="Add target">
         <PlusIcon />
       </button>

@@ -5,7 +5,8 @@ import { removeGps } from './exif-gps.js';
 import { withoutLocation } from './strip-location.js';
 
 const GPS = { IFD0: { Make: 'Vault Test' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } };
-const GPS_XMP = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description exif:GPSLatitude="51,30.0N"/></rdf:RDF></x:xmpmeta>';
+const GPS_XMP =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description exif:GPSLatitude="51,30.0N"/></rdf:RDF></x:xmpmeta>';
 const picture = () => sharp({ create: { width: 24, height: 16, channels: 3, background: 'black', noise: { type: 'gaussian', mean: 120, sigma: 50 } } });
 
 /** The tags of an EXIF block's first IFD (with or without its `Exif\0\0` prefix). */
@@ -148,7 +149,12 @@ describe('a photo without its location', () => {
     const gif = await picture().gif().toBuffer();
     // XMP in GIF: an application extension whose data runs until a 258-byte "magic trailer" ends it.
     const xmp = (text: string) =>
-      Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP', 'latin1'), Buffer.from(text, 'latin1'), Buffer.from([1, ...Array.from({ length: 256 }, (_, i) => 255 - i), 0])]);
+      Buffer.concat([
+        Buffer.from([0x21, 0xff, 11]),
+        Buffer.from('XMP DataXMP', 'latin1'),
+        Buffer.from(text, 'latin1'),
+        Buffer.from([1, ...Array.from({ length: 256 }, (_, i) => 255 - i), 0]),
+      ]);
     const at = gif.length - 1;
     const withPlace = Buffer.concat([gif.subarray(0, at), xmp(GPS_XMP), gif.subarray(at)]);
     const stripped = withoutLocation(withPlace, 'image/gif');
