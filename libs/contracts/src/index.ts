@@ -16,3 +16,4 @@ export * from './audit.contracts.js';
 export * from './vault.contracts.js';
 export * from './archive.contracts.js';
 export * from './services.js';
+export * from './http-routes.js';

@@ -1,3 +1,4 @@
+import { HTTP_ROUTES } from '@vault/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/media-query';
@@ -17,7 +18,7 @@ export interface NavItem {
 export const NAV_ITEMS: readonly NavItem[] = SIGNED_IN_SCREENS.flatMap(({ path, nav }) => (nav ? [{ to: path, label: nav }] : []));
 
 export const LOGOUT_CONFIRM = 'Terminate secure session?';
-export const LOGOUT_ENDPOINT = '/api/logout';
+export const LOGOUT_ENDPOINT = HTTP_ROUTES.logout.path;
 export const CLOCK_INTERVAL_MS = 1000;
 
 /** 24-hour HH:MM:SS. */

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { LoginRequest } from '@vault/contracts';
+import { HTTP_ROUTES, type LoginRequest } from '@vault/contracts';
 import { serverReason, throwIfResNotOk } from '../lib/api';
 import { uploadRestore } from '../lib/vault-archive';
 import { TextField } from './form-fields';
@@ -25,7 +25,7 @@ export function RestoreVault({ username, onRestored }: { username: string; onRes
     setMessage(undefined);
     setProgress(0);
     try {
-      const login = await fetch('/api/login', {
+      const login = await fetch(HTTP_ROUTES.login.path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ username, password } satisfies LoginRequest),

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Activity, CreateActivityBody } from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, type Activity, type CreateActivityBody } from '@vault/contracts';
+import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { sameTitle, type Mission } from './missions';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 
-export const ACTIVITIES_KEY = ['/api/activities'] as const;
+export const ACTIVITIES_KEY = [HTTP_ROUTES.activities.path] as const;
 
 export const ALREADY_EXISTS_TOAST = {
   title: 'Already Exists',
@@ -42,7 +42,7 @@ function isConflict(error: unknown): boolean {
 export function useCreateMission() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateActivityBody) => apiJson<Activity>('POST', '/api/activities', body),
+    mutationFn: (body: CreateActivityBody) => callApi(HTTP_ROUTES.createActivity, { body }),
     onSuccess: async () => {
       toast({ title: 'Mission Added' });
       await queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
@@ -62,7 +62,7 @@ export function useCreateMission() {
 /** Removes a custom mission, with UNDO while its toast shows (see deferred-delete). */
 export const MISSION_DELETE: DeferredDelete = {
   kind: 'mission',
-  url: (id) => `/api/activities/${encodeURIComponent(id)}`,
+  url: (id) => routeUrl(HTTP_ROUTES.deleteActivity, { id }),
   refresh: ACTIVITIES_KEY,
   toast: { title: 'Mission Removed' },
   failure: 'Failed to delete mission',

@@ -1,6 +1,7 @@
 import type { QueryFunction } from '@tanstack/react-query';
+import type { HttpMethod, HttpRoute } from '@vault/contracts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type { HttpMethod };
 
 /** What a refused call answered. */
 export interface RefusedAnswer {
@@ -79,6 +80,30 @@ export async function apiJson<T>(method: HttpMethod, path: string, body?: unknow
   const res = await apiRequest(method, path, body);
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A route's URL with its `:name` parts filled in, each encoded. */
+export function routeUrl(route: HttpRoute<unknown, unknown>, params: Record<string, string> = {}): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${route.path}: no value for :${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** What a call sends: the path's parameters, and the body the route's contract describes. */
+export interface ApiCall<Body> {
+  params?: Record<string, string>;
+  body?: [Body] extends [never] ? Record<string, unknown> : Body;
+}
+
+/**
+ * Calls a route of the API's table (HTTP_ROUTES in @vault/contracts): its
+ * method and path come from there, and so do the types of its body and of its
+ * answer. Throws by the error text rule.
+ */
+export function callApi<Body, Reply>(route: HttpRoute<Body, Reply>, call: ApiCall<Body> = {}): Promise<Reply> {
+  return apiJson<Reply>(route.method, routeUrl(route as HttpRoute<unknown, unknown>, call.params), call.body);
 }
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { INITIAL_BALANCE, type Balance, type SubtractBody } from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, INITIAL_BALANCE, type Balance } from '@vault/contracts';
+import { callApi } from './api';
 import { toastFailure } from './unauthorized';
 
-export const BALANCE_KEY = ['/api/bonaparte/balance'] as const;
+export const BALANCE_KEY = [HTTP_ROUTES.balance.path] as const;
 /** Shown when the server returns no balance (spec section 9): what every vault starts with. */
 export const DEFAULT_BALANCE = INITIAL_BALANCE;
 
@@ -34,7 +34,7 @@ export function parseAmount(input: string): number | null {
 export function useSubtract() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amount: number) => apiJson<Balance>('POST', '/api/bonaparte/subtract', { amount } satisfies SubtractBody),
+    mutationFn: (amount: number) => callApi(HTTP_ROUTES.subtract, { body: { amount } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: BALANCE_KEY });
     },

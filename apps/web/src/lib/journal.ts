@@ -1,23 +1,23 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { JournalCount, JournalEntry, JournalEntryBody } from '@vault/contracts';
-import { apiJson, throwIfResNotOk } from './api';
+import { HTTP_ROUTES, type JournalCount, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
+import { callApi, routeUrl, throwIfResNotOk } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
 
 /** The prefix of every journal query (the pages and the count). */
-export const JOURNAL_KEY = ['/api/journal'] as const;
-export const JOURNAL_PAGES_KEY = ['/api/journal', 'pages'] as const;
+export const JOURNAL_KEY = [HTTP_ROUTES.journal.path] as const;
+export const JOURNAL_PAGES_KEY = [HTTP_ROUTES.journal.path, 'pages'] as const;
 /** Joined by the default query function into GET /api/journal/count. */
-export const JOURNAL_COUNT_KEY = ['/api/journal', 'count'] as const;
+export const JOURNAL_COUNT_KEY = [HTTP_ROUTES.journal.path, 'count'] as const;
 
 /** How many entries the journal screen fetches at a time. */
 export const JOURNAL_PAGE_SIZE = 50;
 
 /** The URL of one page of entries, newest first. */
 export function journalPageUrl(offset: number, limit = JOURNAL_PAGE_SIZE): string {
-  return `/api/journal?limit=${limit}&offset=${offset}`;
+  return `${HTTP_ROUTES.journal.path}?limit=${limit}&offset=${offset}`;
 }
 
 /** The offset of the next page, or undefined when the last page was not full. */
@@ -80,7 +80,7 @@ export function editDraftKey(id: string): string {
 export function useCreateJournalEntry() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: JournalEntryBody) => apiJson<JournalEntry>('POST', '/api/journal', body),
+    mutationFn: (body: JournalEntryBody) => callApi(HTTP_ROUTES.createJournalEntry, { body }),
     onSuccess: async () => {
       toast({ title: 'Intelligence Logged', description: 'Entry encrypted and stored securely' });
       await refreshJournal(queryClient);
@@ -93,7 +93,7 @@ export function useCreateJournalEntry() {
 export function useUpdateJournalEntry() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: JournalEntryBody }) => apiJson<JournalEntry>('PATCH', `/api/journal/${encodeURIComponent(id)}`, body),
+    mutationFn: ({ id, body }: { id: string; body: JournalEntryBody }) => callApi(HTTP_ROUTES.updateJournalEntry, { params: { id }, body }),
     onSuccess: async () => {
       toast({ title: 'Entry Updated', description: 'Intelligence log updated successfully' });
       await refreshJournal(queryClient);
@@ -105,7 +105,7 @@ export function useUpdateJournalEntry() {
 /** Erases an entry, with UNDO while its toast shows (see deferred-delete). */
 export const JOURNAL_DELETE: DeferredDelete = {
   kind: 'journal',
-  url: (id) => `/api/journal/${encodeURIComponent(id)}`,
+  url: (id) => routeUrl(HTTP_ROUTES.deleteJournalEntry, { id }),
   refresh: JOURNAL_KEY,
   toast: { title: 'Entry Deleted', description: 'Intelligence log securely erased' },
   failure: 'Failed to delete journal entry',

@@ -1,8 +1,8 @@
-import type { SystemStatus } from '@vault/contracts';
+import { HTTP_ROUTES, type SystemStatus } from '@vault/contracts';
 import { markVaultGone } from './farewell';
 import { navigation } from './navigation';
 
-export const STATUS_URL = '/api/system/status';
+export const STATUS_URL = HTTP_ROUTES.systemStatus.path;
 /** The longest the page waits for its last calls (see onLeave) before it goes. */
 export const LEAVE_WAIT_MS = 2000;
 

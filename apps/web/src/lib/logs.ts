@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AccessLog } from '@vault/contracts';
+import { HTTP_ROUTES, type AccessLog } from '@vault/contracts';
 import { enUsDateFormat } from './date-format';
 
-export const LOGS_KEY = ['/api/logs'] as const;
+export const LOGS_KEY = [HTTP_ROUTES.logs.path] as const;
 
 export function useAccessLogs() {
   return useQuery<AccessLog[]>({ queryKey: LOGS_KEY });

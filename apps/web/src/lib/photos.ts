@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { PHOTO_CONTENT_TYPES, PHOTO_MAX_BYTES, type Photo, type RegisterPhotoBody, type UploadParameters } from '@vault/contracts';
-import { apiJson, apiRequest, serverReason } from './api';
+import { HTTP_ROUTES, PHOTO_CONTENT_TYPES, PHOTO_MAX_BYTES, type Photo } from '@vault/contracts';
+import { callApi, serverReason } from './api';
 import { toast } from './toast';
 import { handleUnauthorized, toastFailure } from './unauthorized';
 
-export const PHOTOS_KEY = ['/api/photos'] as const;
+export const PHOTOS_KEY = [HTTP_ROUTES.photos.path] as const;
 
 export const PHOTO_TYPE_MESSAGE = 'Only images can be uploaded: JPEG, PNG, GIF or WebP.';
 /** "10 MB" in the owner's words: the limit is 10 MiB exactly. */
@@ -71,9 +71,9 @@ export interface PhotoUpload {
 /** Request an upload URL, PUT the file there, then register it (spec section 4). */
 export async function uploadPhoto({ file, keepLocation }: PhotoUpload, onProgress: (percent: number) => void): Promise<Photo> {
   // The answer's uploadHeaders: what its PUT must carry besides Content-Type (a bucket's `If-None-Match: *`).
-  const { uploadURL, uploadHeaders } = await apiJson<UploadParameters>('POST', '/api/objects/upload');
+  const { uploadURL, uploadHeaders } = await callApi(HTTP_ROUTES.uploadParameters);
   await putFile(uploadURL, file, onProgress, uploadHeaders);
-  return apiJson<Photo>('PUT', '/api/photos', { photoURL: uploadURL, ...(keepLocation ? { keepLocation: true } : {}) } satisfies RegisterPhotoBody);
+  return callApi(HTTP_ROUTES.registerPhoto, { body: { photoURL: uploadURL, ...(keepLocation ? { keepLocation: true } : {}) } });
 }
 
 /** Every stored photo, newest first. */
@@ -106,7 +106,7 @@ export function useDeletePhoto() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
-      await apiRequest('DELETE', `/api/photos/${encodeURIComponent(id)}`);
+      await callApi(HTTP_ROUTES.deletePhoto, { params: { id } });
     },
     onSuccess: async () => {
       toast({ title: 'Photo Deleted', description: 'The photo has been erased from the vault.' });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ScheduleItem } from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, type ScheduleItem } from '@vault/contracts';
+import { callApi } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { WEEKLY_TEMPLATES_KEY } from './weekly-templates';
@@ -33,7 +33,7 @@ export function useTodaySchedule(date: string = todayUtcDate()) {
 export function useApplyTemplates(place: 'dashboard' | 'weekly') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (date: string) => apiJson<ScheduleItem[]>('POST', '/api/schedule/apply-weekly-template', { date }),
+    mutationFn: (date: string) => callApi(HTTP_ROUTES.applyWeeklyTemplate, { body: { date } }),
     onSuccess: async () => {
       toast({ title: place === 'dashboard' ? 'Templates Applied' : 'Template Applied' });
       await queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY });
@@ -50,7 +50,7 @@ export function useApplyTemplates(place: 'dashboard' | 'weekly') {
 export function useCompleteScheduleItem() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<ScheduleItem>('PATCH', `/api/schedule/${encodeURIComponent(id)}`, { completed: true }),
+    mutationFn: (id: string) => callApi(HTTP_ROUTES.completeScheduleItem, { params: { id }, body: { completed: true } }),
     onSuccess: async () => {
       toast({ title: 'Mission Complete' });
       await Promise.all([queryClient.invalidateQueries({ queryKey: SCHEDULE_KEY }), queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY })]);

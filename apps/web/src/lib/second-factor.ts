@@ -1,20 +1,10 @@
 import type { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
-import type {
-  ConfirmTotpRequest,
-  EnrolledFactor,
-  Owner,
-  PasskeySignInRequest,
-  RemoveFactorRequest,
-  RenameFactorRequest,
-  SecondFactorCodeRequest,
-  SecondFactorOverview,
-  TotpEnrolment,
-} from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, type EnrolledFactor, type Owner, type PasskeyResponse, type SecondFactorOverview } from '@vault/contracts';
+import { callApi } from './api';
 
 /** The settings panel's SECOND FACTOR section reads this; every change answers with it or invalidates it. */
-export const SECOND_FACTOR_KEY = ['/api/second-factor'] as const;
+export const SECOND_FACTOR_KEY = [HTTP_ROUTES.secondFactors.path] as const;
 
 export function useSecondFactors(enabled = true) {
   return useQuery<SecondFactorOverview>({ queryKey: SECOND_FACTOR_KEY, enabled });
@@ -26,39 +16,46 @@ const webauthn = () => import('@simplewebauthn/browser');
 type PasskeyOptions = Parameters<typeof startAuthentication>[0]['optionsJSON'];
 type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];
 
+/**
+ * What the browser's ceremony answered, as the contract types it: the
+ * library's JSON types list their fields without the index signature of the
+ * contract's loose objects, which take every field the browser adds.
+ */
+function asPasskeyResponse(response: object): PasskeyResponse {
+  return response as PasskeyResponse;
+}
+
 export const secondFactorApi = {
-  startTotp: () => apiJson<TotpEnrolment>('POST', '/api/second-factor/totp', {}),
-  confirmTotp: (id: string, code: string) => apiJson<EnrolledFactor>('POST', '/api/second-factor/totp/confirm', { id, code } satisfies ConfirmTotpRequest),
+  startTotp: () => callApi(HTTP_ROUTES.startTotp, { body: {} }),
+  confirmTotp: (id: string, code: string) => callApi(HTTP_ROUTES.confirmTotp, { body: { id, code } }),
   /** The browser makes the passkey (the authenticator asks its user), then the vault checks and keeps it. */
   async enrolPasskey(name?: string): Promise<EnrolledFactor> {
-    const options = await apiJson<RegistrationOptions>('POST', '/api/second-factor/passkey/options');
+    const options = (await callApi(HTTP_ROUTES.passkeyRegistrationOptions)) as RegistrationOptions;
     const response = await (await webauthn()).startRegistration({ optionsJSON: options });
-    return apiJson<EnrolledFactor>('POST', '/api/second-factor/passkey', { response, ...(name ? { name } : {}) });
+    return callApi(HTTP_ROUTES.registerPasskey, { body: { response: asPasskeyResponse(response), ...(name ? { name } : {}) } });
   },
-  rename: (id: string, name: string) => apiJson('PATCH', `/api/second-factor/${id}`, { name } satisfies RenameFactorRequest),
-  remove: (id: string, password?: string) =>
-    apiJson<SecondFactorOverview>('DELETE', `/api/second-factor/${id}`, (password ? { password } : {}) satisfies RemoveFactorRequest),
-  setPasskeySignIn: (enabled: boolean) =>
-    apiJson<SecondFactorOverview>('PUT', '/api/second-factor/passkey-sign-in', { enabled } satisfies PasskeySignInRequest),
+  rename: (id: string, name: string) => callApi(HTTP_ROUTES.renameFactor, { params: { id }, body: { name } }),
+  remove: (id: string, password?: string) => callApi(HTTP_ROUTES.removeFactor, { params: { id }, body: password ? { password } : {} }),
+  setPasskeySignIn: (enabled: boolean) => callApi(HTTP_ROUTES.passkeySignIn, { body: { enabled } }),
 };
 
 /** The sign-in's second step: a code (authenticator app or recovery code), or the passkey. */
 export const signInApi = {
-  code: (code: string) => apiJson<Owner>('POST', '/api/login/second-factor', { code } satisfies SecondFactorCodeRequest),
+  code: (code: string) => callApi(HTTP_ROUTES.loginSecondFactor, { body: { code } }),
   /** After the password (the owner's passkeys), or alone (any passkey the authenticator holds for this vault). */
   async passkey(): Promise<Owner> {
-    const options = await apiJson<PasskeyOptions>('POST', '/api/login/passkey/options');
+    const options = (await callApi(HTTP_ROUTES.loginPasskeyOptions)) as PasskeyOptions;
     const response = await (await webauthn()).startAuthentication({ optionsJSON: options });
-    return apiJson<Owner>('POST', '/api/login/passkey', { response });
+    return callApi(HTTP_ROUTES.loginPasskey, { body: { response: asPasskeyResponse(response) } });
   },
 };
 
 /** Re-authentication within the session: the password, and a code or the passkey when a factor is enrolled. */
 export async function reauthenticate(password: string, proof: { code?: string; passkey?: boolean }) {
-  let passkey: unknown;
+  let passkey: PasskeyResponse | undefined;
   if (proof.passkey) {
-    const options = await apiJson<PasskeyOptions>('POST', '/api/reauthenticate/passkey-options');
-    passkey = await (await webauthn()).startAuthentication({ optionsJSON: options });
+    const options = (await callApi(HTTP_ROUTES.reauthenticatePasskeyOptions)) as PasskeyOptions;
+    passkey = asPasskeyResponse(await (await webauthn()).startAuthentication({ optionsJSON: options }));
   }
-  return apiJson('POST', '/api/reauthenticate', { password, ...(proof.code ? { code: proof.code } : {}), ...(passkey ? { passkey } : {}) });
+  return callApi(HTTP_ROUTES.reauthenticate, { body: { password, ...(proof.code ? { code: proof.code } : {}), ...(passkey ? { passkey } : {}) } });
 }

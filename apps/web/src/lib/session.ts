@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CurrentUser, Owner, SystemStatus } from '@vault/contracts';
+import { HTTP_ROUTES, type CurrentUser, type Owner, type SystemStatus } from '@vault/contracts';
 import { getQueryFn } from './api';
 
-export const STATUS_KEY = ['/api/system/status'] as const;
-export const OWNER_KEY = ['/api/system/owner'] as const;
-export const USER_KEY = ['/api/user'] as const;
+export const STATUS_KEY = [HTTP_ROUTES.systemStatus.path] as const;
+export const OWNER_KEY = [HTTP_ROUTES.systemOwner.path] as const;
+export const USER_KEY = [HTTP_ROUTES.currentUser.path] as const;
 
 /** System status; a failed check counts as not destroyed. */
 export function useSystemStatus(): { isLoading: boolean; destroyed: boolean } {

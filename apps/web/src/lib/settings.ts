@@ -1,5 +1,6 @@
+import { HTTP_ROUTES } from '@vault/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './api';
+import { callApi } from './api';
 import { markVaultGone } from './farewell';
 import { navigation } from './navigation';
 import { withReauthentication } from './reauthentication';
@@ -13,8 +14,8 @@ export const SELF_DESTRUCT_ARMED_TEXT = 'CONFIRMATION: Click again to execute.';
 export const SELF_DESTRUCT_FINAL_WARNING =
   'FINAL WARNING: This will permanently erase ALL data including journal entries, targets, schedules, and photos. This action cannot be undone. Proceed with Perfect Cell?';
 
-export const GLOBAL_ACCESS_ENDPOINT = '/api/settings/global-access';
-export const SELF_DESTRUCT_ENDPOINT = '/api/settings/self-destruct';
+export const GLOBAL_ACCESS_ENDPOINT = HTTP_ROUTES.enableGlobalAccess.path;
+export const SELF_DESTRUCT_ENDPOINT = HTTP_ROUTES.selfDestruct.path;
 /** After the success toast the page goes to the login route, / (spec section 9). */
 export const SELF_DESTRUCT_REDIRECT_DELAY_MS = 3000;
 export const LOGIN_ROUTE = '/';
@@ -23,7 +24,7 @@ export const LOGIN_ROUTE = '/';
 export function useActivateGlobalAccess() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => withReauthentication(() => apiRequest('POST', GLOBAL_ACCESS_ENDPOINT)),
+    mutationFn: () => withReauthentication(() => callApi(HTTP_ROUTES.enableGlobalAccess)),
     onSuccess: async () => {
       toast({ title: 'To The Moon Activated' });
       await queryClient.invalidateQueries({ queryKey: USER_KEY });
@@ -36,7 +37,7 @@ export function useActivateGlobalAccess() {
 export function useDeactivateGlobalAccess() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('DELETE', GLOBAL_ACCESS_ENDPOINT),
+    mutationFn: () => callApi(HTTP_ROUTES.disableGlobalAccess),
     onSuccess: async () => {
       toast({ title: 'Global Access Disabled', description: 'The vault requires sign-in again.' });
       await queryClient.invalidateQueries({ queryKey: USER_KEY });
@@ -55,7 +56,7 @@ export function useDeactivateGlobalAccess() {
  */
 export function useSelfDestruct() {
   return useMutation({
-    mutationFn: () => withReauthentication(() => apiRequest('POST', SELF_DESTRUCT_ENDPOINT)),
+    mutationFn: () => withReauthentication(() => callApi(HTTP_ROUTES.selfDestruct)),
     onSuccess: () => {
       toast({
         title: 'Perfect Cell Initiated',

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateStudyBody, Study } from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, type CreateStudyBody, type Study } from '@vault/contracts';
+import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
 
-export const STUDIES_KEY = ['/api/studies'] as const;
+export const STUDIES_KEY = [HTTP_ROUTES.studies.path] as const;
 /** Under STUDIES_KEY, so refreshing the studies also refreshes the archive. */
 export const COMPLETED_STUDIES_KEY = [...STUDIES_KEY, 'completed'] as const;
 
@@ -30,7 +30,7 @@ export function studyBody(subject: string, endGoal: string): CreateStudyBody | n
 export function useCreateStudy() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateStudyBody) => apiJson<Study>('POST', '/api/studies', body),
+    mutationFn: (body: CreateStudyBody) => callApi(HTTP_ROUTES.createStudy, { body }),
     onSuccess: async () => {
       toast({ title: 'Study Added' });
       await queryClient.invalidateQueries({ queryKey: STUDIES_KEY });
@@ -43,7 +43,7 @@ export function useCreateStudy() {
 export function useCompleteStudy() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<Study>('PATCH', `/api/studies/${encodeURIComponent(id)}`, { completed: true }),
+    mutationFn: (id: string) => callApi(HTTP_ROUTES.completeStudy, { params: { id }, body: { completed: true } }),
     onSuccess: async () => {
       toast({ title: 'Study Completed', description: 'Study moved to the archive' });
       // STUDIES_KEY also covers the archive's completed list.
@@ -56,7 +56,7 @@ export function useCompleteStudy() {
 /** Deletes a study, with UNDO while its toast shows (see deferred-delete). */
 export const STUDY_DELETE: DeferredDelete = {
   kind: 'study',
-  url: (id) => `/api/studies/${encodeURIComponent(id)}`,
+  url: (id) => routeUrl(HTTP_ROUTES.deleteStudy, { id }),
   refresh: STUDIES_KEY,
   toast: { title: 'Study Deleted' },
   failure: 'Failed to delete study',

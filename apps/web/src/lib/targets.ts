@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateTargetBody, Target, UpdateTargetBody } from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, type CreateTargetBody, type Target } from '@vault/contracts';
+import { callApi } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
 
-export const TARGETS_KEY = ['/api/targets'] as const;
+export const TARGETS_KEY = [HTTP_ROUTES.targets.path] as const;
 const TOGGLE_TARGET_KEY = ['toggle-target'] as const;
 
 /** Success rate in whole percent: eliminated / all targets, 0 when there are none. */
@@ -57,7 +57,7 @@ export function newTargetBody(title: string, description = ''): CreateTargetBody
 export function useCreateTarget(place: 'screen' | 'dashboard') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateTargetBody) => apiJson<Target>('POST', '/api/targets', body),
+    mutationFn: (body: CreateTargetBody) => callApi(HTTP_ROUTES.createTarget, { body }),
     onSuccess: async () => {
       toast(place === 'screen' ? { title: 'Target Marked', description: 'New target added to elimination list' } : { title: 'Target Marked' });
       await queryClient.invalidateQueries({ queryKey: TARGETS_KEY });
@@ -76,8 +76,7 @@ export function useToggleTarget() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: TOGGLE_TARGET_KEY,
-    mutationFn: ({ id, completed }: { id: string; completed: boolean }) =>
-      apiJson<Target>('PATCH', `/api/targets/${encodeURIComponent(id)}`, { completed } satisfies UpdateTargetBody),
+    mutationFn: ({ id, completed }: { id: string; completed: boolean }) => callApi(HTTP_ROUTES.updateTarget, { params: { id }, body: { completed } }),
     onMutate: async ({ id, completed }) => {
       // A read on its way would overwrite the tick with the old state.
       await queryClient.cancelQueries({ queryKey: TARGETS_KEY });

@@ -1,3 +1,4 @@
+import { HTTP_ROUTES } from '@vault/contracts';
 import { serverReason } from './api';
 import { isGoneError, markVaultGone } from './farewell';
 import { leaveFor } from './leave';
@@ -5,7 +6,7 @@ import { rememberScreen } from './return-path';
 import { toast } from './toast';
 
 export const UNAUTHORIZED_REDIRECT_DELAY_MS = 500;
-export const LOGIN_ENDPOINT = '/api/login';
+export const LOGIN_ENDPOINT = HTTP_ROUTES.login.path;
 
 export interface UnauthorizedOptions {
   /** The balance screen's variant: no toast, and the redirect happens at once. */

@@ -1,8 +1,8 @@
-import type { ExportRequest, RestoreSummary } from '@vault/contracts';
+import { HTTP_ROUTES, type ExportRequest, type RestoreSummary } from '@vault/contracts';
 import { ApiError, throwIfResNotOk } from './api';
 
-export const EXPORT_ENDPOINT = '/api/settings/export';
-export const RESTORE_ENDPOINT = '/api/settings/restore';
+export const EXPORT_ENDPOINT = HTTP_ROUTES.exportVault.path;
+export const RESTORE_ENDPOINT = HTTP_ROUTES.restoreVault.path;
 
 /** How far an export has come: bytes received so far (the archive is made as it streams, so its size is not known ahead). */
 export type ExportProgress = (receivedBytes: number) => void;

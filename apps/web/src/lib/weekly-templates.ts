@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateWeeklyTemplateBody, UpdateWeeklyTemplateBody, WeeklyTemplate } from '@vault/contracts';
-import { apiJson } from './api';
+import { HTTP_ROUTES, type CreateWeeklyTemplateBody, type UpdateWeeklyTemplateBody, type WeeklyTemplate } from '@vault/contracts';
+import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
@@ -28,7 +28,7 @@ export function weekdayName(value: number): string {
   return WEEKDAYS.find((d) => d.value === value)?.name ?? '';
 }
 
-export const WEEKLY_TEMPLATES_KEY = ['/api/weekly-templates'] as const;
+export const WEEKLY_TEMPLATES_KEY = [HTTP_ROUTES.weeklyTemplates.path] as const;
 
 /** Every template (the weekly schedule screen filters them per tab). */
 export function useWeeklyTemplates() {
@@ -75,7 +75,7 @@ export function templateBody(draft: TemplateDraft, dayOfWeek: number): UpdateWee
 export function useCreateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateWeeklyTemplateBody) => apiJson<WeeklyTemplate>('POST', '/api/weekly-templates', body),
+    mutationFn: (body: CreateWeeklyTemplateBody) => callApi(HTTP_ROUTES.createWeeklyTemplate, { body }),
     onSuccess: async () => {
       toast({ title: 'Template Created' });
       await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
@@ -88,8 +88,7 @@ export function useCreateTemplate() {
 export function useUpdateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateWeeklyTemplateBody }) =>
-      apiJson<WeeklyTemplate>('PATCH', `/api/weekly-templates/${encodeURIComponent(id)}`, body),
+    mutationFn: ({ id, body }: { id: string; body: UpdateWeeklyTemplateBody }) => callApi(HTTP_ROUTES.updateWeeklyTemplate, { params: { id }, body }),
     onSuccess: async () => {
       toast({ title: 'Template Updated' });
       await queryClient.invalidateQueries({ queryKey: WEEKLY_TEMPLATES_KEY });
@@ -111,7 +110,7 @@ export function repeatLabel(template: Pick<WeeklyTemplate, 'isRepeating'>): stri
 /** Deletes a template, with UNDO while its toast shows (see deferred-delete). */
 export const TEMPLATE_DELETE: DeferredDelete = {
   kind: 'template',
-  url: (id) => `/api/weekly-templates/${encodeURIComponent(id)}`,
+  url: (id) => routeUrl(HTTP_ROUTES.deleteWeeklyTemplate, { id }),
   refresh: WEEKLY_TEMPLATES_KEY,
   toast: { title: 'Template Deleted' },
   failure: 'Failed to delete template',

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import type { LoginRequest, Owner, PendingSignIn, PublicOwner, SecondFactorMethod } from '@vault/contracts';
-import { apiJson, serverReason } from '../lib/api';
+import { HTTP_ROUTES, type LoginRequest, type PublicOwner, type SecondFactorMethod } from '@vault/contracts';
+import { callApi, serverReason } from '../lib/api';
 import { isGoneError, markVaultGone } from '../lib/farewell';
 import { takeReturnPath } from '../lib/return-path';
 import { loginErrorToast } from '../lib/login-errors';
@@ -39,7 +39,7 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
   const signedIn = () => navigation.assign(takeReturnPath());
 
   const login = useMutation({
-    mutationFn: (body: LoginRequest) => apiJson<Owner | PendingSignIn>('POST', '/api/login', body),
+    mutationFn: (body: LoginRequest) => callApi(HTTP_ROUTES.login, { body }),
     onSuccess: (answer) => {
       if (answer && 'secondFactor' in answer) {
         setPassword('');

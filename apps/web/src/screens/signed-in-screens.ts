@@ -1,3 +1,5 @@
+import { HTTP_ROUTES as API } from '@vault/contracts';
+
 /**
  * The one table of signed-in screens (spec section 2.1): adding a screen is a
  * line here and its module. Plain data, read by
@@ -18,8 +20,9 @@ export interface SignedInScreenEntry {
   nav?: string;
   /**
    * GET URLs the screen requests as it first renders, exactly as it requests
-   * them. Reads that depend on the browser's date or time zone (today's
-   * schedule and weekday) are left out: the server cannot know them.
+   * them (paths from the API's route table). Reads that depend on the
+   * browser's date or time zone (today's schedule and weekday) are left out:
+   * the server cannot know them.
    */
   reads: string[];
 }
@@ -28,14 +31,19 @@ export interface SignedInScreenEntry {
 export const SIGNED_IN_SHELL_MODULE = 'src/screens/authenticated-app.tsx';
 
 export const SIGNED_IN_SCREENS: readonly SignedInScreenEntry[] = [
-  { path: '/', module: 'src/screens/dashboard.tsx', nav: 'COMMAND CENTER', reads: ['/api/journal/count', '/api/targets', '/api/studies', '/api/activities'] },
-  { path: '/weekly-schedule', module: 'src/screens/weekly-schedule.tsx', nav: 'SCHEDULE', reads: ['/api/weekly-templates'] },
-  { path: '/journal', module: 'src/screens/journal.tsx', nav: 'INTEL VAULT', reads: ['/api/journal?limit=50&offset=0', '/api/photos'] },
-  { path: '/targets', module: 'src/screens/targets.tsx', nav: 'TARGETS', reads: ['/api/targets'] },
-  { path: '/bonaparte', module: 'src/screens/bonaparte.tsx', nav: 'BONAPARTE', reads: ['/api/bonaparte/balance'] },
-  { path: '/logs', module: 'src/screens/logs.tsx', nav: 'LOGS', reads: ['/api/logs'] },
+  {
+    path: '/',
+    module: 'src/screens/dashboard.tsx',
+    nav: 'COMMAND CENTER',
+    reads: [API.journalCount.path, API.targets.path, API.studies.path, API.activities.path],
+  },
+  { path: '/weekly-schedule', module: 'src/screens/weekly-schedule.tsx', nav: 'SCHEDULE', reads: [API.weeklyTemplates.path] },
+  { path: '/journal', module: 'src/screens/journal.tsx', nav: 'INTEL VAULT', reads: [`${API.journal.path}?limit=50&offset=0`, API.photos.path] },
+  { path: '/targets', module: 'src/screens/targets.tsx', nav: 'TARGETS', reads: [API.targets.path] },
+  { path: '/bonaparte', module: 'src/screens/bonaparte.tsx', nav: 'BONAPARTE', reads: [API.balance.path] },
+  { path: '/logs', module: 'src/screens/logs.tsx', nav: 'LOGS', reads: [API.logs.path] },
   // Reached from the command center's studies.
-  { path: '/studies-archive', module: 'src/screens/studies-archive.tsx', reads: ['/api/studies/completed'] },
+  { path: '/studies-archive', module: 'src/screens/studies-archive.tsx', reads: [API.completedStudies.path] },
 ];
 
 /** What the build turns into route-hints.json: each screen's module and first reads, by path. */
