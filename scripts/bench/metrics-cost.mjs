@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // What metrics cost (issue 20: with metrics on, throughput drops by less than
-// 5 %). Two distributed stacks run side by side, each on a NATS server and a
-// database of its own: one with VAULT_METRICS=false, one with metrics on (the
-// services on their health ports, the gateway on a METRICS_PORT), scraped
-// every 5 s as Prometheus would. The same loads go to both in alternating
-// rounds (A B B A A B ...), so that a drift of the machine falls on both.
-// The run has two phases with the start order swapped (off first, then on
-// first): on two shared cores the stack started second was measured faster
-// whatever it ran, and the swap cancels that. Each phase gives a ratio of
-// median rounds; the drop is from their geometric mean. Also the CPU time of
+// 5 %). One distributed stack at a time, on a NATS server and a database of
+// its own, with VAULT_METRICS=false or with metrics on (the services on their
+// health ports, the gateway on a METRICS_PORT, scraped every 5 s as
+// Prometheus would), each started afresh, warmed up, loaded, and stopped.
+// Rounds of one stack of each kind, in alternating order (off on, on off,
+// ...), so that a drift of the machine falls on both; each round gives the
+// ratio of its two figures, and the drop is from the median ratio. (Two
+// stacks side by side were not comparable: on two shared cores the one
+// started second was measured faster whatever it ran.) Also the CPU time of
 // the six processes per request, from /proc, and the instrumentation's own
 // cost timed in this process (the observations of one request and a scrape),
 // which the machine's other work hardly disturbs.
@@ -26,8 +26,8 @@ import { login, seedTargets } from './vault-process.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-/** Rounds per phase, each side; two phases. */
-const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 4);
+/** Rounds of one stack with metrics off and one with them on. */
+const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 6);
 const CONNECTIONS = 16;
 export const METRICS_DROP_BUDGET = 0.05;
 const CASES = [
@@ -103,37 +103,20 @@ async function measure(stack, load) {
   return { rps: report.requests.average, cpuMsPerRequest: cpu / report.requests.total };
 }
 
-/** One phase: both stacks started (in `order`), every load in alternating rounds; on ÷ off per load. */
-async function phase(order) {
-  const stacks = [];
+/** One stack alone: started, each load warmed up then measured, stopped. */
+async function measureAlone(name) {
+  const stack = await startStack(name, { gatewayPort: 3741, servicePort: 3841, metrics: name === 'on' });
   try {
-    for (const name of order) {
-      const ports = stacks.length === 0 ? { gatewayPort: 3741, servicePort: 3841 } : { gatewayPort: 3742, servicePort: 3851 };
-      stacks.push(await startStack(name, { ...ports, metrics: name === 'on' }));
-    }
-    const [first, second] = stacks;
-    const results = [];
+    const figures = [];
     for (const load of CASES) {
-      // A short warm-up each, so that neither side measures its JIT.
-      for (const stack of stacks) await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: 2 });
-      const rounds = { off: [], on: [] };
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const stack of round % 2 === 0 ? [first, second] : [second, first]) {
-          rounds[stack.name].push(await measure(stack, load));
-          await sleep(500);
-        }
-      }
-      const figure = (name, key) => median(rounds[name].map((r) => r[key]));
-      results.push({
-        offRps: figure('off', 'rps'),
-        onRps: figure('on', 'rps'),
-        offCpu: figure('off', 'cpuMsPerRequest'),
-        onCpu: figure('on', 'cpuMsPerRequest'),
-      });
+      // A short warm-up, so that neither side measures its JIT.
+      await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: 2 });
+      figures.push(await measure(stack, load));
     }
-    return results;
+    return figures;
   } finally {
-    for (const stack of stacks) await stack.stop().catch((error) => process.stderr.write(`stopping ${stack.name}: ${error}\n`));
+    await stack.stop();
+    await sleep(500);
   }
 }
 
@@ -172,29 +155,34 @@ async function instrumentationCost() {
   return { perRequestMs, perScrapeMs };
 }
 
-const phases = [await phase(['off', 'on']), await phase(['on', 'off'])];
+const rounds = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const figures = {};
+  for (const name of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) figures[name] = await measureAlone(name);
+  rounds.push(figures);
+}
 const cost = await instrumentationCost();
 const results = CASES.map((load, i) => {
-  const [a, b] = phases.map((p) => p[i]);
-  const ratio = Math.sqrt((a.onRps / a.offRps) * (b.onRps / b.offRps));
-  const offRps = (a.offRps + b.offRps) / 2;
-  const onRps = (a.onRps + b.onRps) / 2;
-  const offCpu = (a.offCpu + b.offCpu) / 2;
-  const onCpu = (a.onCpu + b.onCpu) / 2;
-  const drop = 1 - ratio;
+  const side = (name, key) => median(rounds.map((r) => r[name][i][key]));
+  const ratios = rounds.map((r) => r.on[i].rps / r.off[i].rps);
+  const offRps = side('off', 'rps');
+  const onRps = side('on', 'rps');
+  const offCpu = side('off', 'cpuMsPerRequest');
+  const onCpu = side('on', 'cpuMsPerRequest');
+  const drop = 1 - median(ratios);
   // What the instrumentation adds to a request's CPU: its observations, and the scrapes of the 7 processes every 5 s shared over the requests of those 5 s.
   const scrapeShareMs = (7 * cost.perScrapeMs) / (5 * onRps);
   const instrumentationShare = (cost.perRequestMs + scrapeShareMs) / offCpu;
-  const phaseDrops = [a, b].map((p) => 1 - p.onRps / p.offRps);
+  const roundDrops = ratios.map((ratio) => 1 - ratio);
   process.stderr.write(
-    `${load.label}: metrics off ${offRps.toFixed(0)} req/s (${offCpu.toFixed(3)} CPU ms/req), on ${onRps.toFixed(0)} req/s (${onCpu.toFixed(3)}); drop ${(drop * 100).toFixed(1)} % (off started first ${(phaseDrops[0] * 100).toFixed(1)} %, on started first ${(phaseDrops[1] * 100).toFixed(1)} %); instrumentation ${(instrumentationShare * 100).toFixed(2)} % of a request's CPU\n`,
+    `${load.label}: metrics off ${offRps.toFixed(0)} req/s (${offCpu.toFixed(3)} CPU ms/req), on ${onRps.toFixed(0)} req/s (${onCpu.toFixed(3)}); drop ${(drop * 100).toFixed(1)} % (rounds: ${roundDrops.map((d) => (d * 100).toFixed(1)).join(', ')} %); instrumentation ${(instrumentationShare * 100).toFixed(2)} % of a request's CPU\n`,
   );
   return {
     label: load.label,
     offRps,
     onRps,
     drop,
-    phaseDrops,
+    roundDrops,
     offCpu,
     onCpu,
     cpuRise: onCpu / offCpu - 1,

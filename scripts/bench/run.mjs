@@ -412,14 +412,14 @@ async function main() {
   // What metrics cost (issue 20): the same loads on a distributed stack with metrics off and one with metrics on (scraped every 5 s).
   const cost = metricsCost();
   for (const r of cost.results) {
-    const phases = r.phaseDrops.map((d) => `${(d * 100).toFixed(1)} %`).join(' and ');
+    const spread = `${(Math.min(...r.roundDrops) * 100).toFixed(1)} to ${(Math.max(...r.roundDrops) * 100).toFixed(1)} %`;
     row(
       'metrics',
       `${r.label}: throughput drop with metrics on`,
       (r.drop * 100).toFixed(1),
       '%',
       `< ${cost.budget * 100}`,
-      `off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s (two phases of ${cost.rounds} alternating rounds, start order swapped: ${phases}); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms (${r.cpuRise >= 0 ? '+' : ''}${(r.cpuRise * 100).toFixed(1)} %); the instrumentation itself ${(r.instrumentationShare * 100).toFixed(2)} % of a request's CPU`,
+      `off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s (median of ${cost.rounds} rounds, one stack of each alone per round, alternating: ${spread}); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms (${r.cpuRise >= 0 ? '+' : ''}${(r.cpuRise * 100).toFixed(1)} %); the instrumentation itself ${(r.instrumentationShare * 100).toFixed(2)} % of a request's CPU`,
       r.met,
     );
   }
