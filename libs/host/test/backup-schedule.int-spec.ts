@@ -33,7 +33,7 @@ const withoutNodeNotice = (stderr: string) =>
 
 /**
  * Scheduled backups as the chart's CronJob runs them (templates/backup-cronjob.yaml,
- * whose arguments scripts/test-deploy-backup.mjs pins): `node dist/backup.js
+ * whose arguments deploy/test/backup.test.mjs pins): `node dist/backup.js
  * --passphrase-file F --keep N --dir D` and/or `--s3-bucket B --s3-prefix P`, in a
  * process of its own with the gateway's ConfigMap variables and the bucket's
  * credentials, against a running distributed vault. Three runs per destination

@@ -1,14 +1,17 @@
-// The deploy tier's checks of scheduled backups (backup.*: templates/backup-cronjob.yaml
-// and the backup job's NetworkPolicy), run by scripts/test-deploy.mjs with its
-// helpers: rendered with helm, validated strictly, then asserted object by object.
+// Scheduled backups in the chart (backup.*: templates/backup-cronjob.yaml and
+// the backup job's NetworkPolicy): rendered with helm, validated strictly,
+// asserted object by object, and the backup values the chart refuses.
+import { test } from 'node:test';
+import { checkPodSecurity, peersOf } from './checks.mjs';
+import { assert, envOf, equal, fullname, named, podSpecOf, render, template } from './kit.mjs';
 
 /** Where the CronJob's pod reads the passphrase (the Secret's key, mounted as one file). */
 const PASSPHRASE_FILE = '/var/run/vault-backup/passphrase';
 
 const production = ['-f', 'deploy/helm/values-production.yaml'];
 
-/** Backup values the chart refuses, and what it says (test-deploy.mjs's "invalid values" checks them). */
-export const BACKUP_REFUSALS = [
+/** Backup values the chart refuses, and what it says. */
+const BACKUP_REFUSALS = [
   {
     name: 'backups without a passphrase Secret (they are always encrypted)',
     args: production.concat(['--set', 'backup.passphrase.secretName=']),
@@ -24,20 +27,12 @@ export const BACKUP_REFUSALS = [
   { name: 'a misspelled backup value (schema)', args: production.concat(['--set', 'backup.kepe=3']), message: "additional properties 'kepe' not allowed" },
 ];
 
-/**
- * @param {object} kit test-deploy.mjs's helpers: check, assert, equal, template,
- *   parse, validate, named, fullname, podSpecOf, envOf, checkPodSecurity, peersOf
- */
-export function checkBackups(kit) {
-  const { check, assert, equal, template, parse, validate, named, fullname, podSpecOf, envOf, checkPodSecurity, peersOf } = kit;
+{
   const productionPeers = peersOf('values-production.yaml');
 
-  /** helm template with these arguments, validated against the API types, as objects. */
-  const render = (args) => {
-    const result = template(args);
-    assert(result.status === 0, result.stderr);
-    validate(result.stdout, args.join(' '));
-    const objects = parse(result.stdout);
+  /** helm template with these arguments, validated against the API types and locked down, as objects. */
+  const renderLocked = (args) => {
+    const objects = render(args);
     checkPodSecurity(objects);
     return objects;
   };
@@ -92,9 +87,9 @@ export function checkBackups(kit) {
     return cronJob;
   }
 
-  check('backup: off by default (values.yaml), and nothing of it renders then', () => {
+  test('backup: off by default (values.yaml), and nothing of it renders then', () => {
     for (const args of [production.concat(['--set', 'backup.enabled=false']), ['-f', 'deploy/helm/values-trial.yaml']]) {
-      const objects = render(args);
+      const objects = renderLocked(args);
       equal(
         backupObjects(objects).map((o) => `${o.kind} ${o.metadata.name}`),
         [],
@@ -104,8 +99,8 @@ export function checkBackups(kit) {
     }
   });
 
-  check('backup to a volume the chart creates: the CronJob, the claim (kept after uninstall), the passphrase Secret as a file', () => {
-    const objects = render(
+  test('backup to a volume the chart creates: the CronJob, the claim (kept after uninstall), the passphrase Secret as a file', () => {
+    const objects = renderLocked(
       production.concat([
         '--set',
         'backup.s3.enabled=false,backup.volume.enabled=true,backup.volume.size=50Gi,backup.volume.storageClassName=fast-ssd,backup.keep=3,backup.timeZone=Europe/Paris',
@@ -135,8 +130,8 @@ export function checkBackups(kit) {
     equal(egressOf(objects), [{ ports: ['4222/TCP'], to: productionPeers.nats }], 'backup egress: NATS only');
   });
 
-  check("backup to an existing claim: no claim rendered, the operator's mounted", () => {
-    const objects = render(
+  test("backup to an existing claim: no claim rendered, the operator's mounted", () => {
+    const objects = renderLocked(
       production.concat([
         '--set',
         'backup.s3.enabled=false,backup.volume.enabled=true,backup.volume.existingClaim=acme-vault-backups,backup.passphrase.key=PASSPHRASE',
@@ -148,8 +143,8 @@ export function checkBackups(kit) {
     equal(volumeOf(cronJob, 'passphrase').secret.items, [{ key: 'PASSPHRASE', path: 'passphrase' }], 'the passphrase key');
   });
 
-  check('backup to a bucket (values-production.yaml): the bucket and prefix, its credentials from the Secret, scratch space, NATS and S3 egress', () => {
-    const objects = render(production);
+  test('backup to a bucket (values-production.yaml): the bucket and prefix, its credentials from the Secret, scratch space, NATS and S3 egress', () => {
+    const objects = renderLocked(production);
     const cronJob = checkCronJob(objects, { schedule: '30 3 * * *', timeZone: 'Etc/UTC', keep: 14 });
     equal(
       containerOf(cronJob).args,
@@ -182,16 +177,16 @@ export function checkBackups(kit) {
     );
   });
 
-  check("backup to both, the bucket defaulting to the photos' (s3.bucket)", () => {
-    const objects = render(production.concat(['--set', 'backup.volume.enabled=true,backup.s3.bucket=', '--set-string', 'backup.s3.prefix=backups/']));
+  test("backup to both, the bucket defaulting to the photos' (s3.bucket)", () => {
+    const objects = renderLocked(production.concat(['--set', 'backup.volume.enabled=true,backup.s3.bucket=', '--set-string', 'backup.s3.prefix=backups/']));
     const cronJob = checkCronJob(objects, { schedule: '30 3 * * *', timeZone: 'Etc/UTC', keep: 14 });
     equal(containerOf(cronJob).args.slice(4), ['--dir', '/backups', '--s3-bucket', 'acme-vault-photos', '--s3-prefix', 'backups/'], 'destinations');
     assert(named(objects, 'PersistentVolumeClaim', fullname('backups')), 'no claim');
     equal(volumeOf(cronJob, 'tmp').emptyDir, { sizeLimit: '64Mi' }, '/tmp');
   });
 
-  check('backup egress follows the URLs: nats://nats.example:4723 and http://minio.example:9000; a NATS URL from a Secret reaches the job too', () => {
-    let objects = render(production.concat(['--set', 'nats.url=nats://nats.example:4723,s3.endpoint=http://minio.example:9000']));
+  test('backup egress follows the URLs: nats://nats.example:4723 and http://minio.example:9000; a NATS URL from a Secret reaches the job too', () => {
+    let objects = renderLocked(production.concat(['--set', 'nats.url=nats://nats.example:4723,s3.endpoint=http://minio.example:9000']));
     equal(
       egressOf(objects).map((r) => r.ports),
       [['4723/TCP'], ['9000/TCP']],
@@ -204,7 +199,7 @@ export function checkBackups(kit) {
         .map((r) => r.ports.map((p) => `${p.port}/${p.protocol}`)),
       "the gateway's NATS and bucket ports",
     );
-    objects = render(production.concat(['--set', 'secrets.natsUrl.key=NATS_URL', '--set-json', 'networkPolicy.egress.nats.ports=[4333]']));
+    objects = renderLocked(production.concat(['--set', 'secrets.natsUrl.key=NATS_URL', '--set-json', 'networkPolicy.egress.nats.ports=[4333]']));
     equal(
       egressOf(objects).map((r) => r.ports),
       [['4333/TCP'], ['443/TCP']],
@@ -213,8 +208,8 @@ export function checkBackups(kit) {
     equal(envOf(containerOf(cronJobOf(objects))).NATS_URL, { secretKeyRef: { name: 'vault-secrets', key: 'NATS_URL' } }, 'NATS_URL from the Secret');
   });
 
-  check('backup in the trial: its NATS and MinIO accept the backup job as a client', () => {
-    const objects = render([
+  test('backup in the trial: its NATS and MinIO accept the backup job as a client', () => {
+    const objects = renderLocked([
       '-f',
       'deploy/helm/values-trial.yaml',
       '--set',
@@ -231,9 +226,17 @@ export function checkBackups(kit) {
     );
   });
 
-  check('refuses every backup problem at once', () => {
+  test('refuses every backup problem at once', () => {
     const result = template(production.concat(['--set', 'backup.passphrase.secretName=,backup.s3.enabled=false']));
     for (const field of ['backup.passphrase.secretName', 'backup.volume.enabled, backup.s3.enabled'])
       assert(result.stderr.includes(`- ${field}:`), `${field} not named in:\n${result.stderr}`);
+  });
+}
+
+for (const r of BACKUP_REFUSALS) {
+  test(`refuses ${r.name}, saying why`, () => {
+    const result = template(r.args);
+    assert(result.status !== 0, 'helm template succeeded');
+    assert(result.stderr.includes(r.message), `expected "${r.message}" in:\n${result.stderr}`);
   });
 }

@@ -1,0 +1,84 @@
+// The images' Dockerfiles and build context.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { APPS, assert, chart, equal, root } from './kit.mjs';
+
+// What the chart takes for granted of the images (docs/deploy.md, "Images"); `npm run images` builds and runs them.
+const chartValues = parseAllDocuments(readFileSync(join(chart, 'values.yaml'), 'utf8'))[0].toJS();
+const nodeMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.match(/(\d+)/)[1];
+/** The instructions of a Dockerfile (continuation lines joined, comments dropped), split into its stages. */
+function dockerfileStages(app) {
+  const text = readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8');
+  const lines = text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const stages = [{ from: null, lines: [] }];
+  for (const line of lines) {
+    if (/^FROM\s/i.test(line)) stages.push({ from: line, lines: [] });
+    else stages.at(-1).lines.push(line);
+  }
+  return { preamble: stages[0].lines, stages: stages.slice(1) };
+}
+for (const app of APPS) {
+  test(`apps/${app}/Dockerfile: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`, () => {
+    assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
+    const { preamble, stages } = dockerfileStages(app);
+    equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE_IMAGE}, read as text.
+    const froms = ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', 'FROM deps'];
+    equal(
+      stages.map((s) => s.from),
+      froms,
+      'the stages: build, the shared layer, this app',
+    );
+    equal(stages[1].lines, ['COPY --from=build /rootfs/deps/ /'], 'the shared layer holds the staged dependencies only');
+    const last = stages.at(-1);
+    assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), "a HEALTHCHECK (health is the app's own endpoint, probed by the orchestrator)");
+    const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
+    equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
+    equal(instruction('WORKDIR'), ['/app'], 'WORKDIR (the migration Job runs `node dist/main.js migrate` there)');
+    equal(instruction('CMD'), ['["node", "dist/main.js"]'], 'CMD');
+    assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
+    equal(
+      last.lines.filter((l) => /^COPY\s/i.test(l)),
+      [`COPY --from=build /rootfs/${app}/ /`],
+      "the last stage copies this app's files (scripts/containers/stage-app.mjs)",
+    );
+    const port = app === 'gateway' ? chartValues.gateway.port : chartValues.services[app.replace(/-svc$/, '')].port;
+    equal(instruction('EXPOSE'), [String(port)], "EXPOSE (the chart's port)");
+    assert(
+      instruction('ENV').some((e) => e.includes(`PORT=${port}`) && e.includes('VAULT_MODE=distributed') && e.includes('HOST=0.0.0.0')),
+      'ENV PORT, VAULT_MODE=distributed, HOST=0.0.0.0',
+    );
+    const staged =
+      stages[0].lines
+        .join(' ')
+        .match(/stage-app\.mjs \/rootfs ([^&]+)/)?.[1]
+        .trim()
+        .split(/\s+/) ?? [];
+    equal(
+      staged.map((spec) => spec.split('+')[0]),
+      APPS,
+      'the apps the build stage lays out',
+    );
+    equal(
+      staged.find((spec) => spec.startsWith('gateway')),
+      'gateway+apps/web/dist',
+      'the web app (apps/web/dist) goes with the gateway',
+    );
+  });
+}
+test('apps/*/Dockerfile: the same build and shared-layer stages in all six (one workspace build, one dependency layer)', () => {
+  const shared = (app) => JSON.stringify(dockerfileStages(app).stages.slice(0, 2));
+  for (const app of APPS) equal(shared(app), shared(APPS[0]), `${app}'s build and deps stages`);
+});
+test('.dockerignore: no node_modules, builds or local data in the build context', () => {
+  const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
+  for (const pattern of ['.git', '**/node_modules', '**/dist', 'data', '.env']) assert(ignored.includes(pattern), `${pattern} not ignored`);
+});
