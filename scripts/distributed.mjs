@@ -4,12 +4,13 @@
 // (local defaults below). Ctrl-C stops them all. DATABASE_URL is the
 // administrator's (a superuser): the services never get it, each connects as
 // its own role, which owns its schema only (docs/adr/0008).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
 import { ensureDatabase, provisionServiceDatabases } from './lib/database.mjs';
 import { masterKeyFromFile } from './lib/master-key.mjs';
 import { VAULT_SERVICES } from './lib/services.mjs';
+import { spawnApp } from './lib/vault-launcher.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = {
@@ -45,7 +46,7 @@ if (!process.env.S3_ENDPOINT) {
 }
 
 const children = processes.map(({ name, entry, port }) => {
-  const child = spawn(process.execPath, [entry], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawnApp({ entry, env: { ...env, PORT: String(port) } }, { environment: 'inherit', stdio: ['ignore', 'inherit', 'inherit'] });
   // Like a cluster, the others keep serving when one process dies: the gateway answers 503 for its routes.
   child.on('exit', (code, signal) => {
     if (!stopping) process.stderr.write(`${name} exited (${signal ?? code}); the others keep running\n`);

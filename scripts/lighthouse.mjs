@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // `npm run lighthouse`: Lighthouse's accessibility and performance scores for
 // the login screen and the signed-in dashboard. It builds (Nx skips what has
-// not changed; `--skip-build` skips the step), starts a fresh embedded vault on
-// a free port with its data in a temporary folder, signs in from here, and runs
-// Lighthouse in Debian's Chromium with the session cookie as an extra header.
-// Fails when an accessibility score is under 95. The JSON reports are kept in a
-// temporary folder whose path is printed.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+// not changed; `--skip-build` skips the step), starts a fresh embedded vault
+// (scripts/lib/vault-launcher.mjs) on a free port with its data in a
+// temporary folder, signs in from here, and runs Lighthouse in Debian's
+// Chromium with the session cookie as an extra header. Fails when an
+// accessibility score is under 95. The JSON reports are kept in a temporary
+// folder whose path is printed.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,19 +15,13 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { ensureBuilt } from './lib/build.mjs';
+import { embeddedMode, login, startMode, stopMode } from './lib/vault-launcher.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const MIN_ACCESSIBILITY = 95;
-const READY_TIMEOUT_MS = 120_000;
-const OWNER = {
-  name: 'Lighthouse Keeper',
-  username: 'keeper',
-  password: `lighthouse-${randomBytes(12).toString('base64url')}`,
-};
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line) => process.stdout.write(`${line}\n`);
 
 function freePort() {
@@ -42,74 +35,9 @@ function freePort() {
   });
 }
 
-/** The embedded vault, as the leader of its own process group so that stopping it stops all of it. */
-function startVault(port, dataDir) {
-  const child = spawn(process.execPath, ['apps/vault/dist/bundle/main.js'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    // A clean environment: a developer's VAULT_* or DATABASE_URL must not leak into this vault.
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TMPDIR: process.env.TMPDIR ?? tmpdir(),
-      VAULT_MODE: 'embedded',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      VAULT_DATA_DIR: dataDir,
-      VAULT_OWNER_NAME: OWNER.name,
-      VAULT_OWNER_USERNAME: OWNER.username,
-      VAULT_OWNER_PASSWORD: OWNER.password,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const state = { child, exit: undefined };
-  child.on('exit', (code, signal) => (state.exit = `exited with ${signal ?? code}`));
-  child.on('error', (error) => (state.exit = `failed to start: ${error.message}`));
-  return state;
-}
-
-async function stopVault(vault) {
-  if (vault.exit !== undefined || !vault.child.pid) return;
-  const signal = (name) => {
-    try {
-      process.kill(-vault.child.pid, name);
-    } catch {
-      // already gone
-    }
-  };
-  signal('SIGTERM');
-  for (let waited = 0; vault.exit === undefined && waited < 8000; waited += 100) await sleep(100);
-  if (vault.exit === undefined) signal('SIGKILL');
-}
-
-async function waitReady(baseURL, vault) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (vault.exit !== undefined) throw new Error(`The vault ${vault.exit} before it was ready.`);
-    try {
-      const response = await fetch(`${baseURL}/health/ready`, { signal: AbortSignal.timeout(2000) });
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${baseURL}/health/ready did not answer 200 within ${READY_TIMEOUT_MS / 1000} s.`);
-    await sleep(250);
-  }
-}
-
-/** Signs in like the login form does and returns the Cookie header of the new session. */
+/** Signs in like the login form does; the Cookie header of the new session, checked on GET /api/user. */
 async function signIn(baseURL) {
-  const response = await fetch(`${baseURL}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: OWNER.username, password: OWNER.password }),
-  });
-  if (response.status !== 200) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
+  const cookie = await login(baseURL);
   if (!cookie) throw new Error('Sign-in answered 200 without a session cookie.');
   const user = await fetch(`${baseURL}/api/user`, { headers: { cookie } });
   if (user.status !== 200) throw new Error(`The session cookie is refused: GET /api/user answered ${user.status}.`);
@@ -160,12 +88,13 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-lighthouse-data-'));
   const reportsDir = mkdtempSync(join(tmpdir(), 'vault-lighthouse-reports-'));
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const vault = startVault(port, dataDir);
+  const mode = embeddedMode({ port, dataDir });
+  const baseURL = mode.base;
+  let vault;
   let chrome;
   const cleanup = async () => {
     await chrome?.kill();
-    await stopVault(vault);
+    if (vault) await stopMode(vault);
     rmSync(dataDir, { recursive: true, force: true });
   };
   for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -173,7 +102,8 @@ async function main() {
   }
 
   try {
-    await waitReady(baseURL, vault);
+    // A clean environment: a developer's VAULT_* or DATABASE_URL must not leak into this vault.
+    vault = await startMode(mode, { environment: 'clean', stdio: ['ignore', 'inherit', 'inherit'] });
     log(`Embedded vault ready at ${baseURL}`);
     const cookie = await signIn(baseURL);
     chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });

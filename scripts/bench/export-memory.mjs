@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import { BENCH_OWNER, inParallel, seedEntries, startEmbedded } from './vault-process.mjs';
+import { OWNER } from '../lib/vault-launcher.mjs';
+import { inParallel, seedEntries, startEmbedded } from './vault-process.mjs';
 
 const ENTRIES = Number(process.env.BENCH_EXPORT_ENTRIES ?? 10_000);
 const PHOTOS = Number(process.env.BENCH_EXPORT_PHOTOS ?? 200);
@@ -92,7 +93,7 @@ try {
   const response = await fetch(`${base}/api/settings/export`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ password: BENCH_OWNER.password, ...(PASSPHRASE ? { passphrase: PASSPHRASE } : {}) }),
+    body: JSON.stringify({ password: OWNER.password, ...(PASSPHRASE ? { passphrase: PASSPHRASE } : {}) }),
   });
   if (response.status !== 200) throw new Error(`export: ${response.status} ${await response.text()}`);
   let bytes = 0;

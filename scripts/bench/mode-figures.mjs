@@ -10,143 +10,15 @@
 //   NATS_URL=nats://127.0.0.1:4301 node scripts/bench/mode-figures.mjs distributed
 //
 // prints the rows it would add to the bench's table.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NAMES as SERVICES } from '../lib/services.mjs';
-import { countFsyncs, describeProcesses, ensureStrace, processName, processTree, samplePeaks, totalMemory, treeMemory } from './process-tree.mjs';
-import { BENCH_OWNER, login } from './vault-process.mjs';
+import { countFsyncs, describeProcesses, ensureStrace, samplePeaks, totalMemory, treeMemory } from './process-tree.mjs';
+import { embeddedMode, distributedEnv, distributedMode, login, startMode, stopMode } from '../lib/vault-launcher.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const QUIET = {
-  LOG_LEVEL: 'warn',
-  HOST: '127.0.0.1',
-  VAULT_LOGIN_RATE_LIMIT: '10000',
-  VAULT_OWNER_USERNAME: BENCH_OWNER.username,
-  VAULT_OWNER_PASSWORD: BENCH_OWNER.password,
-  VAULT_OWNER_NAME: BENCH_OWNER.name,
-};
-
-/** The embedded mode: one process (and whatever it starts), its data in `dataDir`. */
-export function embeddedMode({ port, dataDir, env = {} }) {
-  const base = `http://127.0.0.1:${port}`;
-  return {
-    name: 'embedded',
-    base,
-    apps: [{ entry: 'apps/vault/dist/bundle/main.js', env: { ...env, PORT: String(port), VAULT_DATA_DIR: dataDir } }],
-    readyUrls: [`${base}/health/ready`],
-  };
-}
-
-/** The distributed mode: the five services (health on `servicePort`..+4) and the gateway, all started at once. */
-export function distributedMode({ gatewayPort, servicePort, env }) {
-  const base = `http://127.0.0.1:${gatewayPort}`;
-  const services = SERVICES.map((name, i) => ({ entry: `apps/${name}-svc/dist/main.js`, env: { ...env, PORT: String(servicePort + i) } }));
-  return {
-    name: 'distributed',
-    base,
-    apps: [...services, { entry: 'apps/gateway/dist/main.js', env: { ...env, PORT: String(gatewayPort) } }],
-    readyUrls: [...SERVICES.map((_, i) => `http://127.0.0.1:${servicePort + i}/health/ready`), `${base}/health/ready`],
-  };
-}
-
-/** The distributed mode's environment: a database of its own on the local server, a bucket of its own. */
-export function distributedEnv(database) {
-  return {
-    VAULT_MODE: 'distributed',
-    DATABASE_URL: database,
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-    S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
-    S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? 'vault-test',
-    S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? 'vault-test-secret',
-    S3_BUCKET: `vault-bench-${randomBytes(4).toString('hex')}`,
-  };
-}
-
-async function waitReady(url, since, timeoutMs = 120_000, exited) {
-  while (performance.now() - since < timeoutMs) {
-    if (exited.length > 0) throw new Error(`${exited.join(', ')} exited before ${url} was ready`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {}
-    await sleep(20);
-  }
-  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
-}
-
-/**
- * Starts every process of the mode and waits until each answers 200 on
- * /health/ready; `ms` is from the first spawn to the last of those answers.
- * With `samplePeak`, the memory of every process (and of whatever each
- * starts meanwhile) is sampled every 100 ms from the spawn to that moment.
- */
-export async function startMode(mode, { samplePeak = false, storedPassword = false } = {}) {
-  const exited = [];
-  const started = performance.now();
-  const children = mode.apps.map(({ entry, env }) => {
-    const environment = { ...process.env, ...QUIET, ...env };
-    // As an owner restarts: with the hash the first start stored, no password to check and hash again.
-    if (storedPassword) delete environment.VAULT_OWNER_PASSWORD;
-    const child = spawn(process.execPath, [entry], { cwd: root, env: environment, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.exits = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
-    void child.exits.then((code) => exited.push(`${entry} (${code})`));
-    return child;
-  });
-  const pids = children.map((child) => child.pid);
-  const sampler = samplePeak ? samplePeaks(pids, 100) : undefined;
-  const readyMs = {};
-  try {
-    await Promise.all(
-      mode.readyUrls.map((url, i) =>
-        waitReady(url, started, undefined, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started)),
-      ),
-    );
-  } catch (error) {
-    sampler?.stop();
-    await stopMode({ mode, children, pids });
-    throw error;
-  }
-  const ms = performance.now() - started;
-  return { mode, children, pids, ms, readyMs, peak: sampler?.stop() };
-}
-
-/**
- * SIGTERM to every process of the mode (each stops what it started), then
- * waits for them and for what they had started (a database server), so that
- * the next start does not meet the last one's children still shutting down.
- */
-export async function stopMode(running) {
-  const descendants = processTree(...running.pids).filter((pid) => !running.pids.includes(pid));
-  for (const child of running.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  await Promise.all(running.children.map((child) => child.exits));
-  const deadline = performance.now() + 15_000;
-  let left = descendants.filter(alive);
-  while (left.length > 0 && performance.now() < deadline) {
-    await sleep(50);
-    left = left.filter(alive);
-  }
-  if (left.length > 0)
-    process.stderr.write(
-      `bench: processes of a stopped ${running.mode.name} vault still run after 15 s: ${left.map((pid) => `${pid} ${processName(pid)}`).join(', ')}\n`,
-    );
-}
-
-/** Running, not gone nor a zombie waiting for its parent. */
-const alive = (pid) => {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
-const appName = (entry) => /apps\/([\w-]+)\//.exec(entry)?.[1] ?? entry;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
@@ -156,7 +28,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * peaks of the first start, which does the most (a database made, migrations).
  */
 export async function startTimes(mode, restarts = 5) {
-  let running = await startMode(mode, { samplePeak: true });
+  let running = await startMode(mode, { sampler: (pids) => samplePeaks(pids, 100) });
   const first = running.ms;
   const firstPeak = running.peak;
   // The first run's data is written before the next start (an owner, the schemas).

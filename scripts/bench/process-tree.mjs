@@ -208,24 +208,24 @@ export function describeProcesses(processes) {
     .join('; ');
 }
 
-/**
- * strace, installed with apt-get when missing. Throws (loudly: the bench
- * stops) when it cannot be had, or cannot attach (ptrace not permitted).
- */
+/** A Debian package's command, installed with apt-get when missing; throws (the bench stops, loudly) when it cannot be had. */
+export function ensureDebianTool(command, pkg, why) {
+  const found = () => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+  if (found()) return;
+  process.stderr.write(`${command} is missing: installing ${pkg} with apt-get...\n`);
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
+  const apt = (args) =>
+    spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  const installed = apt(['update']).status === 0 && apt(['install', '-y', '--no-install-recommends', pkg]).status === 0;
+  if (!installed || !found()) throw new Error(`${command} is needed (${why}) and could not be installed (apt-get install ${pkg} failed)`);
+}
+
+/** strace, installed when missing; throws when it cannot attach (ptrace not permitted). */
 export function ensureStrace() {
-  const found = () => spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
-  if (!found()) {
-    process.stderr.write('strace is missing: installing it with apt-get...\n');
-    const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-    const apt = (args) =>
-      spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), ...args], {
-        stdio: 'inherit',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      });
-    const installed = apt(['update']).status === 0 && apt(['install', '-y', '--no-install-recommends', 'strace']).status === 0;
-    if (!installed || !found())
-      throw new Error('strace is needed to count fsyncs and could not be installed (apt-get install strace failed): install it and run the bench again');
-  }
+  ensureDebianTool('strace', 'strace', 'to count fsyncs');
   const probe = spawnSync('strace', ['-f', '-c', '-e', 'trace=fsync', '-o', '/dev/null', 'true'], { encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`strace cannot trace here (${probe.stderr.trim()}): the fsync counts need ptrace`);
 }

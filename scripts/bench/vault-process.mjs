@@ -1,10 +1,6 @@
 // An embedded vault for the bench's own measurements: started on a loopback
 // port with its data in a given folder, signed in, seeded through its API.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-export const BENCH_OWNER = { username: 'bench', password: 'bench-password-123', name: 'Bench' };
+import { embeddedMode, login, startMode, stopMode } from '../lib/vault-launcher.mjs';
 
 export async function waitFor(url, timeoutMs = 120_000) {
   const started = performance.now();
@@ -17,45 +13,11 @@ export async function waitFor(url, timeoutMs = 120_000) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export async function login(base) {
-  const response = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: BENCH_OWNER.username, password: BENCH_OWNER.password }),
-  });
-  if (response.status !== 200) throw new Error(`login failed: ${response.status}`);
-  return response.headers.get('set-cookie').split(';')[0];
-}
-
+/** An embedded vault started by the launcher (scripts/lib/vault-launcher.mjs), ready, with its own sign-in and stop. */
 export async function startEmbedded({ port, dataDir, env = {} }) {
-  const child = spawn(process.execPath, ['apps/vault/dist/bundle/main.js'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      VAULT_DATA_DIR: dataDir,
-      VAULT_OWNER_USERNAME: BENCH_OWNER.username,
-      VAULT_OWNER_PASSWORD: BENCH_OWNER.password,
-      VAULT_OWNER_NAME: BENCH_OWNER.name,
-      VAULT_LOGIN_RATE_LIMIT: '10000',
-      ...env,
-    },
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/health/ready`);
-  return {
-    base,
-    child,
-    login: () => login(base),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const running = await startMode(embeddedMode({ port, dataDir, env }));
+  const base = running.mode.base;
+  return { base, child: running.children[0], login: () => login(base), stop: () => stopMode(running) };
 }
 
 /** Runs `count` tasks, `concurrency` at a time, in index order. */

@@ -1,0 +1,200 @@
+// The one way the project's scripts launch a vault: `npm start`, the bench
+// and the Lighthouse run. A mode is the processes it runs (an entry, its
+// environment, cores to pin it to) and the URLs that answer 200 once it is
+// ready; startMode spawns them and waits for those, stopMode stops them and
+// waits for whatever they started (a database server) to be gone too.
+//
+// Every process gets SIGTERM should its launcher die, even by SIGKILL
+// (`setpriv --pdeathsig`, util-linux, where it works): a vault is never left
+// running unattended, holding its port and its PostgreSQL server.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { processName, processTree } from '../bench/process-tree.mjs';
+import { SERVICE_NAMES } from './services.mjs';
+
+/**
+ * @typedef {{ entry: string, env: Record<string, string>, wrap?: string[] }} App a process of a mode; `wrap`, a command node runs under
+ * @typedef {{ name: string, base: string, apps: App[], readyUrls: string[] }} Mode
+ * @typedef {import('node:child_process').ChildProcess & { exits: Promise<number | string> }} VaultProcess
+ * @typedef {{ environment?: 'quiet' | 'inherit' | 'clean', stdio?: import('node:child_process').StdioOptions, storedPassword?: boolean }} SpawnOptions
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The owner of the vaults the scripts start, and sign in as. */
+export const OWNER = { username: 'bench', password: 'bench-password-123', name: 'Bench' };
+
+/** What a measured or audited vault runs with: quiet logs, the scripts' owner, no sign-in limit for the loads. */
+const QUIET = {
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  VAULT_LOGIN_RATE_LIMIT: '10000',
+  VAULT_OWNER_USERNAME: OWNER.username,
+  VAULT_OWNER_PASSWORD: OWNER.password,
+  VAULT_OWNER_NAME: OWNER.name,
+};
+
+/**
+ * The embedded mode: one process (and the PostgreSQL server it starts); PORT and VAULT_DATA_DIR only where given.
+ * @param {{ port?: number, dataDir?: string, env?: Record<string, string> }} where
+ * @returns {Mode}
+ */
+export function embeddedMode({ port, dataDir, env = {} }) {
+  const base = `http://127.0.0.1:${port ?? 3000}`;
+  const place = { ...(port === undefined ? {} : { PORT: String(port) }), ...(dataDir === undefined ? {} : { VAULT_DATA_DIR: dataDir }) };
+  return {
+    name: 'embedded',
+    base,
+    apps: [{ entry: 'apps/vault/dist/bundle/main.js', env: { VAULT_MODE: 'embedded', ...env, ...place } }],
+    readyUrls: [`${base}/health/ready`],
+  };
+}
+
+/**
+ * The distributed mode: the five services (health on `servicePort`..+4) and the gateway, all started at once.
+ * @param {{ gatewayPort: number, servicePort: number, env: Record<string, string> }} where
+ * @returns {Mode}
+ */
+export function distributedMode({ gatewayPort, servicePort, env }) {
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  const services = SERVICE_NAMES.map((name, i) => ({ entry: `apps/${name}-svc/dist/main.js`, env: { ...env, PORT: String(servicePort + i) } }));
+  return {
+    name: 'distributed',
+    base,
+    apps: [...services, { entry: 'apps/gateway/dist/main.js', env: { ...env, PORT: String(gatewayPort) } }],
+    readyUrls: [...SERVICE_NAMES.map((_, i) => `http://127.0.0.1:${servicePort + i}/health/ready`), `${base}/health/ready`],
+  };
+}
+
+/** The distributed mode's environment: a database of its own on the local server, a bucket of its own. */
+export function distributedEnv(database) {
+  return {
+    VAULT_MODE: 'distributed',
+    DATABASE_URL: database,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
+    S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? 'vault-test',
+    S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? 'vault-test-secret',
+    S3_BUCKET: `vault-bench-${randomBytes(4).toString('hex')}`,
+  };
+}
+
+const deathSignal = process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'TERM', 'true'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * One process of a mode. `environment`: 'quiet' (this one's, the scripts'
+ * owner, warnings only), 'inherit' (this one's as it is: `npm start`) or
+ * 'clean' (PATH, HOME and TMPDIR only, so that a developer's VAULT_* or
+ * DATABASE_URL cannot leak in). `wrap` runs node under a command that
+ * execs it or runs it in its own process, so that the pid stays the
+ * vault's (valgrind, for the bench's instruction counts).
+ * @param {App} app
+ * @param {SpawnOptions} [options]
+ * @returns {VaultProcess}
+ */
+export function spawnApp({ entry, env, wrap = [] }, { environment = 'quiet', stdio = ['ignore', 'ignore', 'inherit'], storedPassword = false } = {}) {
+  const from = environment === 'clean' ? { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? '/tmp' } : process.env;
+  const vars = { ...from, ...(environment === 'inherit' ? {} : QUIET), ...env };
+  // As an owner restarts: with the hash the first start stored, no password to check and hash again.
+  if (storedPassword) delete vars.VAULT_OWNER_PASSWORD;
+  const command = [...(deathSignal ? ['setpriv', '--pdeathsig', 'TERM'] : []), ...wrap, process.execPath, entry];
+  const child = /** @type {VaultProcess} */ (spawn(command[0], command.slice(1), { cwd: root, env: vars, stdio }));
+  child.exits = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  return child;
+}
+
+async function waitReady(url, since, timeoutMs, exited) {
+  while (performance.now() - since < timeoutMs) {
+    if (exited.length > 0) throw new Error(`${exited.join(', ')} exited before ${url} was ready`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {}
+    await sleep(20);
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts every process of the mode and waits until each answers 200 on
+ * /health/ready; `ms` is from the first spawn to the last of those answers,
+ * `readyMs` each app's. `sampler(pids)`, if given, is started at the spawn
+ * and its `stop()` result returned as `peak` (the bench's memory peaks).
+ * @param {Mode} mode
+ * @param {SpawnOptions & { sampler?: (pids: number[]) => { stop(): unknown }, timeoutMs?: number }} [options]
+ */
+export async function startMode(mode, { sampler, timeoutMs = 120_000, ...spawnOptions } = {}) {
+  const exited = [];
+  const started = performance.now();
+  const children = mode.apps.map((app) => {
+    const child = spawnApp(app, spawnOptions);
+    void child.exits.then((code) => exited.push(`${app.entry} (${code})`));
+    return child;
+  });
+  const pids = children.map((child) => child.pid);
+  const sampling = sampler?.(pids);
+  const readyMs = {};
+  try {
+    await Promise.all(
+      mode.readyUrls.map((url, i) =>
+        waitReady(url, started, timeoutMs, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started)),
+      ),
+    );
+  } catch (error) {
+    sampling?.stop();
+    await stopMode({ mode, children, pids });
+    throw error;
+  }
+  const ms = performance.now() - started;
+  return { mode, children, pids, ms, readyMs, peak: sampling?.stop() };
+}
+
+/**
+ * SIGTERM to every process of the mode (each stops what it started), then
+ * waits for them and for what they had started (a database server), so that
+ * the next start does not meet the last one's children still shutting down.
+ */
+export async function stopMode(running) {
+  const descendants = processTree(...running.pids).filter((pid) => !running.pids.includes(pid));
+  for (const child of running.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await Promise.all(running.children.map((child) => child.exits));
+  const deadline = performance.now() + 15_000;
+  let left = descendants.filter(alive);
+  while (left.length > 0 && performance.now() < deadline) {
+    await sleep(50);
+    left = left.filter(alive);
+  }
+  if (left.length > 0)
+    process.stderr.write(
+      `processes of a stopped ${running.mode.name} vault still run after 15 s: ${left.map((pid) => `${pid} ${processName(pid)}`).join(', ')}\n`,
+    );
+}
+
+/** Running, not gone nor a zombie waiting for its parent. */
+const alive = (pid) => {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+const appName = (entry) => /apps\/([\w-]+)\//.exec(entry)?.[1] ?? entry;
+
+/** Signs in as the scripts' owner, as the login form does: the Cookie header of the new session. */
+export async function login(base) {
+  const response = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: OWNER.username, password: OWNER.password }),
+  });
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+}
