@@ -15,7 +15,7 @@ import { processName, processTree } from '../bench/process-tree.mjs';
 import { SERVICE_NAMES } from './services.mjs';
 
 /**
- * @typedef {{ entry: string, env: Record<string, string>, wrap?: string[] }} App a process of a mode; `wrap`, a command node runs under
+ * @typedef {{ entry: string, env: Record<string, string>, wrap?: string[], nodeFlags?: string[] }} App a process of a mode; `wrap`, a command node runs under
  * @typedef {{ name: string, base: string, apps: App[], readyUrls: string[] }} Mode
  * @typedef {import('node:child_process').ChildProcess & { exits: Promise<number | string> }} VaultProcess
  * @typedef {{ environment?: 'quiet' | 'inherit' | 'clean', stdio?: import('node:child_process').StdioOptions, storedPassword?: boolean }} SpawnOptions
@@ -97,12 +97,15 @@ const deathSignal = process.platform === 'linux' && spawnSync('setpriv', ['--pde
  * @param {SpawnOptions} [options]
  * @returns {VaultProcess}
  */
-export function spawnApp({ entry, env, wrap = [] }, { environment = 'quiet', stdio = ['ignore', 'ignore', 'inherit'], storedPassword = false } = {}) {
+export function spawnApp(
+  { entry, env, wrap = [], nodeFlags = [] },
+  { environment = 'quiet', stdio = ['ignore', 'ignore', 'inherit'], storedPassword = false } = {},
+) {
   const from = environment === 'clean' ? { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? '/tmp' } : process.env;
   const vars = { ...from, ...(environment === 'inherit' ? {} : QUIET), ...env };
   // As an owner restarts: with the hash the first start stored, no password to check and hash again.
   if (storedPassword) delete vars.VAULT_OWNER_PASSWORD;
-  const command = [...(deathSignal ? ['setpriv', '--pdeathsig', 'TERM'] : []), ...wrap, process.execPath, entry];
+  const command = [...(deathSignal ? ['setpriv', '--pdeathsig', 'TERM'] : []), ...wrap, process.execPath, ...nodeFlags, entry];
   const child = /** @type {VaultProcess} */ (spawn(command[0], command.slice(1), { cwd: root, env: vars, stdio }));
   child.exits = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   return child;
