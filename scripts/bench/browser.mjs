@@ -28,7 +28,7 @@ export async function journalFirstEntries(page, base, newestTitle, runs = 5) {
       if (!document.body.textContent.includes(title)) return;
       observer.disconnect();
       requestAnimationFrame(() => {
-        window.__firstEntriesPainted = performance.now();
+        /** @type {any} */ (window).__firstEntriesPainted = performance.now();
       });
     });
     document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true, characterData: true }));
@@ -37,7 +37,7 @@ export async function journalFirstEntries(page, base, newestTitle, runs = 5) {
   for (let run = 0; run < runs; run++) {
     await page.goto(`${base}/journal`);
     await page.getByText(newestTitle, { exact: true }).first().waitFor();
-    times.push(await (await page.waitForFunction(() => window.__firstEntriesPainted)).jsonValue());
+    times.push(await (await page.waitForFunction(() => /** @type {any} */ (window).__firstEntriesPainted)).jsonValue());
   }
   times.sort((a, b) => a - b);
   return { median: times[Math.floor(runs / 2)], min: times[0], max: times[runs - 1] };

@@ -55,7 +55,8 @@ function cpuMs(pids) {
   return ticks * 10;
 }
 
-function autocannon(url, { cookie, method = 'GET', body, seconds = SECONDS }) {
+/** @param {string} url @param {{ cookie: string, method?: string, body?: string, seconds?: number }} options */
+function autocannon(url, { cookie, method = 'GET', body = undefined, seconds = SECONDS }) {
   const args = [
     process.execPath,
     'node_modules/autocannon/autocannon.js',

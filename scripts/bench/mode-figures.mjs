@@ -99,7 +99,8 @@ const within = (value, budget) => (budget === undefined ? undefined : value < bu
  * The bench's rows for one mode, `{ section, metric, value, unit, budget, detail, met }`:
  * the start times (budgets in ms, optional).
  */
-export function startRows(section, times, { first, restart } = {}) {
+/** @param {string} section @param {any} times @param {{ first?: number, restart?: number }} [budgets] */
+export function startRows(section, times, { first = undefined, restart = undefined } = {}) {
   return [
     {
       section,

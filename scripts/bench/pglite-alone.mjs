@@ -14,6 +14,7 @@ import { PLANNER_MIGRATIONS, targets } from '@vault/planner';
 const SECONDS = Number(process.argv[2] ?? 4);
 const dataDir = mkdtempSync(join(tmpdir(), 'vault-bench-pglite-'));
 const connection = await openConnection({ kind: 'pglite', dataDir });
+if (connection.kind !== 'pglite') throw new Error('openConnection gave no PGlite');
 
 async function rate(query) {
   for (let i = 0; i < 200; i++) await query();

@@ -245,6 +245,7 @@ export function parseStraceSummary(text) {
  * fsyncs run on libuv's pool) of the trees of `roots` while `work` runs,
  * including processes they fork meanwhile (`strace -f`), by attaching to each
  * PID. Returns `{ fsync, fdatasync, total, result }` with what `work` returned.
+ * @returns {Promise<{ [syscall: string]: any, total: number, pids: number[], result: any }>}
  */
 export async function countFsyncs(roots, work, { syscalls = ['fsync', 'fdatasync'] } = {}) {
   const pids = processTree(...roots);

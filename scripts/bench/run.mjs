@@ -73,7 +73,8 @@ async function seed(base, cookie, count) {
 }
 
 /** autocannon in its own process (this one stays free to sample memory); requests/s and latency percentiles. */
-async function load(url, { cookie, method = 'GET', body } = {}) {
+/** @param {string} url @param {{ cookie?: string, method?: string, body?: string }} [options] */
+async function load(url, { cookie = undefined, method = 'GET', body = undefined } = {}) {
   const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', method];
   if (cookie) args.push('-H', `cookie=${cookie}`);
   if (body) args.push('-H', 'content-type=application/json', '-b', body);
@@ -307,6 +308,7 @@ async function main() {
   // The journal an owner keeps (1,000 entries stored): its first page, one entry written, and the signed-in trivial read.
   await seedEntries(embeddedUrl, embeddedCookie, JOURNAL_ENTRIES - 100);
   await seedEntries(distributedUrl, distributedCookie, JOURNAL_ENTRIES - 100);
+  /** @type {[string, { path: string, method?: string, body?: string }, { path: string, method?: string, body?: string }, { embedded: number, distributed: number }][]} */
   const journalCases = [
     [
       `GET /api/journal?limit=50 (first 50 of ${JOURNAL_ENTRIES})`,

@@ -91,6 +91,7 @@ const filesUnder = (dir) =>
 /** Rows left in every table of every service's schema, once the vault is stopped. */
 async function rowsLeft(dataDir) {
   const connection = await openConnection({ kind: 'embedded', dataDir });
+  if (connection.kind !== 'postgres') throw new Error('openConnection gave no PostgreSQL pool');
   try {
     const db = connection.pool;
     const tables = (

@@ -16,7 +16,11 @@ class EchoHandlers {
 }
 // What TypeScript's decorator emit does: apply, then define the returned descriptor.
 const descriptor = Object.getOwnPropertyDescriptor(EchoHandlers.prototype, 'echo');
-Object.defineProperty(EchoHandlers.prototype, 'echo', Handles(Echo)(EchoHandlers.prototype, 'echo', descriptor) ?? descriptor);
+Object.defineProperty(
+  EchoHandlers.prototype,
+  'echo',
+  /** @type {PropertyDescriptor} */ (Handles(Echo)(EchoHandlers.prototype, 'echo', descriptor) ?? descriptor),
+);
 Controller()(EchoHandlers);
 
 async function measure(transport, iterations) {

@@ -272,7 +272,7 @@ function podmanRun(app, { name, options = [], extra = {}, command = [] }) {
 
 // The five at once, as the chart's hook Jobs run (each service's migrations under one advisory lock).
 const migrations = await Promise.all(
-  APPS.filter((a) => a.service).map(({ app }) => {
+  APPS.filter((a) => 'service' in a).map(({ app }) => {
     const path = join(logs, `migrate-${app}.log`);
     const fd = openSync(path, 'w');
     const begun = Date.now();

@@ -174,7 +174,7 @@ try {
     });
     stores = new Stores(log);
     await step('stores: PostgreSQL, Redis, MinIO forwarded to the bridge; a private NATS', () => stores.start());
-    await vaultChecks({ cluster, stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick: options.quick });
+    await vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick: options.quick });
   }
 } catch (error) {
   fatal = error;

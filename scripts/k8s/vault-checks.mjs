@@ -196,7 +196,7 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
   });
 
   if (!quick) {
-    await failedMigration({ owner, helm, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus });
+    await failedMigration({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus });
     await natsRestart({ owner, stores, check, step, restarts, pods, ready, log });
     await twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, log });
   }
