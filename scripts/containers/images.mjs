@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { VAULT_SERVICES } from '../lib/services.mjs';
+import { tcpAnswers } from '../lib/tcp-answers.mjs';
 import { buildImages, containersEnv } from './build-images.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -86,20 +87,6 @@ function logged(name, command, commandArgs) {
 }
 const quiet = (command, commandArgs) => spawnSync(command, commandArgs, { cwd: root, env, encoding: 'utf8' });
 
-function answersTcp(host, port) {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: 1000 });
-    socket.on('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(what, seconds, probe) {
   const deadline = Date.now() + seconds * 1000;
@@ -209,14 +196,14 @@ const s3 = {
 let natsUrl = process.env.IMAGES_NATS_URL;
 if (!natsUrl) {
   natsUrl = `nats://127.0.0.1:${NATS_PORT}`;
-  if (!(await answersTcp('127.0.0.1', NATS_PORT))) {
+  if (!(await tcpAnswers('127.0.0.1', NATS_PORT))) {
     const store = join(env.VAULT_CONTAINERS_DIR, 'nats');
     rmSync(store, { recursive: true, force: true });
     const log = openSync(join(logs, 'nats.log'), 'w');
     nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(NATS_PORT), '-js', '-sd', store], { stdio: ['ignore', log, log], detached: keep });
     nats.on('error', (error) => fail(`nats-server: ${error.message} (install Debian's nats-server, or set IMAGES_NATS_URL)`));
     if (keep) nats.unref();
-    const up = await until('nats-server', 15, async () => ({ ok: await answersTcp('127.0.0.1', NATS_PORT) }));
+    const up = await until('nats-server', 15, async () => ({ ok: await tcpAnswers('127.0.0.1', NATS_PORT) }));
     if (!up.ok) fail(up.detail);
   }
 }

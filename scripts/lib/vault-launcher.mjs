@@ -1,5 +1,6 @@
-// The one way the project's scripts launch a vault: `npm start`, the bench
-// and the Lighthouse run. A mode is the processes it runs (an entry, its
+// The one way the project launches a vault outside its tests' own hosts:
+// `npm start`, the distributed launcher, the bench, the Lighthouse run and
+// the end-to-end fixtures. A mode is the processes it runs (an entry, its
 // environment, cores to pin it to) and the URLs that answer 200 once it is
 // ready; startMode spawns them and waits for those, stopMode stops them and
 // waits for whatever they started (a database server) to be gone too.

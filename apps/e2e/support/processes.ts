@@ -46,16 +46,27 @@ process.on('exit', () => {
   }
 });
 
-export function spawnGroup(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string = ROOT_DIR): ProcessGroup {
+/** The run's log file of a server, and `spawnWith` given its descriptor for stdout and stderr (closed here once spawned). */
+export function withLogFile<T>(name: string, spawnWith: (fd: number) => T): { logFile: string; spawned: T } {
   mkdirSync(SERVER_LOGS_DIR, { recursive: true });
   const logFile = join(SERVER_LOGS_DIR, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  let child: ChildProcess;
   try {
-    child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
+    return { logFile, spawned: spawnWith(fd) };
   } finally {
     closeSync(fd);
   }
+}
+
+export function spawnGroup(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string = ROOT_DIR): ProcessGroup {
+  const { logFile, spawned: child } = withLogFile(name, (fd) => spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] }));
+  const group = watched(name, child, logFile);
+  if (child.pid) running.add(child.pid);
+  return group;
+}
+
+/** A process the run watches (waitUntil fails early should it exit); a group of its own only if spawnGroup made it. */
+export function watched(name: string, child: ChildProcess, logFile: string): ProcessGroup {
   let settle!: (code: number | null) => void;
   const exited = new Promise<number | null>((resolve) => (settle = resolve));
   const group: ProcessGroup = { name, child, pgid: child.pid ?? -1, logFile, exited };
@@ -67,7 +78,6 @@ export function spawnGroup(name: string, command: string, args: readonly string[
     group.exit ??= `exited with ${signal ?? code}`;
     settle(code);
   });
-  if (child.pid) running.add(child.pid);
   return group;
 }
 
@@ -128,7 +138,7 @@ export async function stopGroup(group: ProcessGroup, graceMs = 5000): Promise<vo
   if (groupAlive(pgid)) throw new Error(`${group.name}: processes of group ${pgid} survived SIGKILL (${members(pgid)?.join(', ')})`);
 }
 
-export function logTail(group: ProcessGroup, lines = 40): string {
+export function logTail(group: Pick<ProcessGroup, 'logFile'>, lines = 40): string {
   try {
     const text = readFileSync(group.logFile, 'utf8').trimEnd();
     return text.split('\n').slice(-lines).join('\n');

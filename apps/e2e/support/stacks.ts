@@ -1,5 +1,6 @@
 // The two vaults under test, each started fresh for the run and removed after it:
-// - embedded: one process (apps/vault/dist/bundle/main.js) and the PostgreSQL it starts, in a new temp dir;
+// - embedded: one process (apps/vault/dist/bundle/main.js) and the PostgreSQL it starts, in a new temp dir,
+//   started and stopped by the scripts' vault launcher (scripts/lib/vault-launcher.mjs);
 // - distributed: scripts/distributed.mjs (gateway, auth-svc, planner-svc over NATS)
 //   on a new PostgreSQL database, dropped at the end. It gets a private NATS and a
 //   private Redis when nats-server and redis-server are installed, so no other
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@vault/contracts';
 import pg from 'pg';
+import { embeddedMode, startMode, stopMode } from '../../../scripts/lib/vault-launcher.mjs';
 import { baseURL, type Mode } from './modes.ts';
 import { ROOT_DIR } from './paths.ts';
 import {
@@ -26,6 +28,8 @@ import {
   stopGroup,
   tcpOpen,
   waitUntil,
+  watched,
+  withLogFile,
   type ProcessGroup,
 } from './processes.ts';
 
@@ -133,17 +137,18 @@ export async function startEmbedded(mode: Mode): Promise<RunningStack> {
     cleanup.add(`remove ${dataDir}`, removeDataDir, removeDataDir);
 
     const started = Date.now();
-    const vault = spawnGroup(
-      'embedded-vault',
-      process.execPath,
-      [entry],
-      serverEnv({ ...ownerEnv(mode), VAULT_MODE: 'embedded', PORT: String(mode.port), HOST: '127.0.0.1', VAULT_DATA_DIR: dataDir }),
+    // A clean environment (PATH, HOME, TMPDIR): nothing of the runner's VAULT_* or DATABASE_URL reaches the vault.
+    const launcherMode = embeddedMode({ port: mode.port, dataDir, env: { ...ownerEnv(mode), HOST: '127.0.0.1' } });
+    const { logFile, spawned } = withLogFile('embedded-vault', (fd) =>
+      startMode(launcherMode, { environment: 'clean', stdio: ['ignore', fd, fd], timeoutMs: READY_TIMEOUT_MS }),
     );
-    cleanup.add('stop the embedded vault', () => stopGroup(vault));
+    const vault = await spawned.catch((error: Error) => {
+      throw new Error(`${error.message}. Its output (${logFile}):\n${logTail({ logFile })}`);
+    });
+    cleanup.add('stop the embedded vault', () => stopMode(vault));
 
     const url = baseURL(mode);
-    const watch = [vault];
-    await waitUntil(`${url}/health/ready`, () => answers(`${url}/health/ready`), { timeoutMs: READY_TIMEOUT_MS, watch });
+    const watch = [watched('embedded-vault', vault.children[0], logFile)];
     await waitUntil(`${url}/api/system/status`, () => answers(`${url}/api/system/status`), { timeoutMs: READY_TIMEOUT_MS, watch });
     await waitUntil(`the owner ${mode.owner.username} at ${url}`, () => ownedByUs(mode), { timeoutMs: 10_000, watch });
 

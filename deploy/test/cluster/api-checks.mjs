@@ -2,7 +2,7 @@
 // no node needed, so they fit every CI run.
 //
 //   1. every worked values file (deploy/helm/values-*.yaml and this tier's
-//      scripts/k8s/values.yaml), rendered and sent as a server-side dry run:
+//      deploy/test/cluster/values.yaml), rendered and sent as a server-side dry run:
 //      admission, defaulting and validation as a cluster does them, with Pod
 //      Security "restricted" warnings counted as failures
 //   2. the trial values installed, upgraded (the generated Secret kept) and
@@ -15,6 +15,13 @@ import { join } from 'node:path';
 
 export const API_NAMESPACE = 'vault-api';
 
+/** A Namespace whose pods must meet Pod Security "restricted" (warned of too, so that a dry run says why). */
+export const restrictedNamespace = (name) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } },
+});
+
 export function workedValuesFiles(root) {
   const chartDir = join(root, 'deploy/helm');
   return [
@@ -22,7 +29,7 @@ export function workedValuesFiles(root) {
       .filter((f) => /^values-.+\.ya?ml$/.test(f))
       .sort()
       .map((f) => join('deploy/helm', f)),
-    'scripts/k8s/values.yaml',
+    'deploy/test/cluster/values.yaml',
   ];
 }
 
@@ -34,11 +41,7 @@ export async function apiChecks({ root, check, helm, kubectl }) {
       apiVersion: 'v1',
       kind: 'List',
       items: [
-        {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } },
-        },
+        restrictedNamespace(ns),
         { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'no-pods', namespace: ns }, spec: { hard: { pods: '0' } } },
       ],
     }),

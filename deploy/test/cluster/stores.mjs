@@ -11,11 +11,11 @@ import { DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Clie
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { SERVICE_NAMES as SERVICES } from '../lib/services.mjs';
+import { SERVICE_NAMES as SERVICES } from '../../../scripts/lib/services.mjs';
+import { tcpAnswers } from '../../../scripts/lib/tcp-answers.mjs';
 import { NET, WORK } from './cluster.mjs';
 
 const FORWARDS = { postgres: [15432, 5432], redis: [16379, 6379], s3: [19000, 9000] };
@@ -25,22 +25,9 @@ const S3 = { accessKey: process.env.S3_ACCESS_KEY_ID ?? 'vault-test', secretKey:
 const ADMIN_URL = process.env.K8S_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const answers = (host, port) =>
-  new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: 1000 });
-    socket.on('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
 async function waitFor(what, host, port, seconds = 20) {
   for (let i = 0; i < seconds * 5; i++) {
-    if (await answers(host, port)) return;
+    if (await tcpAnswers(host, port)) return;
     await sleep(200);
   }
   throw new Error(`${what} does not answer on ${host}:${port}`);

@@ -1,5 +1,5 @@
 // The one-node cluster of `npm run test:k8s`: every part a plain process on
-// this machine (no VM, no kind, no k3s), as ../../../shared notes measured:
+// this machine (no VM, no kind, no k3s):
 //
 //   etcd, kube-apiserver                       always (the API-level checks need only these)
 //   kube-controller-manager, kube-scheduler,   with a node: containerd runs the pods on a
@@ -269,38 +269,24 @@ export class Cluster {
   /** The rest of a node: controllers, scheduler, containerd, kubelet, kube-proxy, CoreDNS; until the node is Ready. */
   async startNode() {
     const kc = this.kubeconfig;
+    // Both as the admin, one instance, no serving port of their own.
+    const controlPlane = [
+      ...['--kubeconfig', '--authentication-kubeconfig', '--authorization-kubeconfig'].flatMap((flag) => [flag, kc]),
+      '--leader-elect=false',
+      '--bind-address',
+      '127.0.0.1',
+      '--secure-port',
+      '0',
+      '--v=1',
+    ];
     this.spawn('kube-controller-manager', join(this.bin, 'kube-controller-manager'), [
-      '--kubeconfig',
-      kc,
-      '--authentication-kubeconfig',
-      kc,
-      '--authorization-kubeconfig',
-      kc,
+      ...controlPlane,
       '--service-account-private-key-file',
       this.pki.saKey,
       '--root-ca-file',
       this.pki.ca,
-      '--leader-elect=false',
-      '--bind-address',
-      '127.0.0.1',
-      '--secure-port',
-      '0',
-      '--v=1',
     ]);
-    this.spawn('kube-scheduler', join(this.bin, 'kube-scheduler'), [
-      '--kubeconfig',
-      kc,
-      '--authentication-kubeconfig',
-      kc,
-      '--authorization-kubeconfig',
-      kc,
-      '--leader-elect=false',
-      '--bind-address',
-      '127.0.0.1',
-      '--secure-port',
-      '0',
-      '--v=1',
-    ]);
+    this.spawn('kube-scheduler', join(this.bin, 'kube-scheduler'), controlPlane);
     await this.startContainerd();
     this.startKubelet();
     this.startKubeProxy();

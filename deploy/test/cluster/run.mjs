@@ -11,24 +11,27 @@
 //
 //   VAULT_K8S_PROGRAMS=<folder>        use programs built elsewhere (build.sh's names) instead
 //
-// Steps: the Kubernetes programs (scripts/k8s/build.sh, built once and cached
-// in ~/.cache/vault/k8s), helm, the images (scripts/containers/build-images.mjs),
+// Steps: the Kubernetes programs (build.sh here, built once and cached in
+// ~/.cache/vault/k8s), helm, the images (scripts/containers/build-images.mjs),
 // the cluster (cluster.mjs), the API-level checks (api-checks.mjs), the stores
-// (stores.mjs), `helm install --wait` with scripts/k8s/values.yaml, then the
-// checks of vault-checks.mjs. Everything is torn down at the end, also when a
-// step fails or the run is interrupted, and the teardown is checked.
+// (stores.mjs), `helm install --wait` with values.yaml here, then the checks
+// of vault-checks.mjs. Each step and each check is a test of node:test, in
+// this order in one run: a failed step ends the run, a failed check does not.
+// Everything is torn down at the end, also when a step fails or the run is
+// interrupted, and the teardown is checked.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 import { parseArgs } from 'node:util';
-import { buildImages, containersEnv } from '../containers/build-images.mjs';
+import { buildImages, containersEnv } from '../../../scripts/containers/build-images.mjs';
 import { apiChecks } from './api-checks.mjs';
 import { Cluster, ensurePackages, loadImages, WORK } from './cluster.mjs';
 import { Stores } from './stores.mjs';
 import { vaultChecks } from './vault-checks.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 process.chdir(root);
 const { values: options } = parseArgs({
   options: {
@@ -43,34 +46,6 @@ const { values: options } = parseArgs({
 const startedAt = Date.now();
 const clock = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
 const log = (line) => process.stdout.write(`[k8s ${clock()}] ${line}\n`);
-const durations = [];
-const results = [];
-
-/** A setup step: printed, timed, fatal when it fails. */
-async function step(name, fn) {
-  log(`${name} ...`);
-  const began = Date.now();
-  const detail = await fn();
-  const seconds = (Date.now() - began) / 1000;
-  durations.push({ name, seconds });
-  log(`${name}: done in ${seconds.toFixed(1)} s${detail ? ` (${detail})` : ''}`);
-  return detail;
-}
-/** A check: printed ok or FAIL with its reason; the run goes on. */
-async function check(name, fn) {
-  const began = Date.now();
-  try {
-    const detail = await fn();
-    results.push({ name, ok: true });
-    log(`  ok    ${name}${detail ? `: ${detail}` : ''} (${((Date.now() - began) / 1000).toFixed(1)} s)`);
-    return true;
-  } catch (error) {
-    results.push({ name, ok: false, detail: error.message });
-    log(`  FAIL  ${name}\n        ${String(error.message).split('\n').join('\n        ')}`);
-    return false;
-  }
-}
-
 /** @param {string} command @param {string[]} args @param {{ input?: string, env?: NodeJS.ProcessEnv, allowFail?: boolean, timeout?: number }} [options] */
 function run(command, args, { input = undefined, env = undefined, allowFail = false, timeout = undefined } = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', input, env: env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout });
@@ -89,7 +64,12 @@ function tool(script, ...args) {
 // One run at a time: the cluster's folder, bridge and ports are fixed.
 const lock = `${WORK}.lock`;
 const holder = existsSync(lock) ? Number(readFileSync(lock, 'utf8')) : 0;
-if (holder && holder !== process.pid && existsSync(`/proc/${holder}`) && readFileSync(`/proc/${holder}/cmdline`, 'utf8').includes('scripts/k8s/test.mjs')) {
+if (
+  holder &&
+  holder !== process.pid &&
+  existsSync(`/proc/${holder}`) &&
+  readFileSync(`/proc/${holder}/cmdline`, 'utf8').includes('deploy/test/cluster/run.mjs')
+) {
   process.stderr.write(`test:k8s: another run (pid ${holder}) is using the cluster; wait for it, or stop it\n`);
   process.exit(1);
 }
@@ -117,8 +97,6 @@ async function teardown() {
   // The pods first (while their stores still answer), then the stores.
   const left = cluster ? await cluster.stop() : await Cluster.cleanLeftovers(log, { quiet: true });
   if (stores) await stores.close();
-  if (left.length) log(`  FAIL  left behind:\n        ${left.join('\n        ')}`);
-  else log('  ok    nothing left: no process, mount, link, route, firewall rule or container of the run');
   return left;
 }
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -131,71 +109,86 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-let fatal;
-try {
-  await step('Debian packages', () => ensurePackages(log, { node }));
-  // VAULT_K8S_PROGRAMS: a folder of programs built elsewhere (the names of build.sh), instead of building them.
-  const programs = await step(
-    'Kubernetes programs (scripts/k8s/build.sh, versions in scripts/k8s/versions.env)',
-    () => process.env.VAULT_K8S_PROGRAMS ?? tool('scripts/k8s/build.sh', ...(node ? [] : ['kube-apiserver', 'etcd', 'kubectl'])),
-  );
-  const helmPath = await step('helm (scripts/tools/helm.sh)', () => tool('scripts/tools/helm.sh'));
-  let images = [];
-  let pauseImage;
-  if (node) {
-    await step('images (scripts/containers/build-images.mjs)', () => {
-      const built = buildImages({ workspaceBuild: !options['no-workspace-build'], log: (line) => log(`  ${line}`) });
-      images = built.images;
-      pauseImage = makePauseImage(programs);
-      return `${images.length} apps + ${pauseImage}`;
+test('the chart on a one-node Kubernetes cluster', async (t) => {
+  /** A setup step: a test of its own, whose failure ends the run. */
+  const step = async (name, fn) => {
+    const outcome = { ok: false, detail: undefined, error: undefined };
+    log(`${name} ...`);
+    await t.test(name, async () => {
+      try {
+        outcome.detail = await fn();
+        outcome.ok = true;
+      } catch (error) {
+        outcome.error = error;
+        throw error;
+      }
     });
-  }
-
-  cluster = new Cluster({ bin: programs, node, pauseImage, log });
-  const kubeEnv = {
-    ...process.env,
-    KUBECONFIG: cluster.kubeconfig,
-    HELM_CACHE_HOME: `${WORK}/helm/cache`,
-    HELM_CONFIG_HOME: `${WORK}/helm/config`,
-    HELM_DATA_HOME: `${WORK}/helm/data`,
+    if (!outcome.ok) throw new Error(`${name}: ${outcome.error?.message}`);
+    if (typeof outcome.detail === 'string' || typeof outcome.detail === 'number') log(`${name}: ${outcome.detail}`);
+    return outcome.detail;
   };
-  const helm = (args, extra = {}) => run(helmPath, args, { env: kubeEnv, ...extra });
-  const kubectl = (args, extra = {}) => cluster.kubectl(args, extra);
-
-  // The API-level checks first, on the API server alone: the other components start after.
-  await step('cluster: etcd and kube-apiserver', () => cluster.startApi());
-  await step('API-level checks', () => apiChecks({ root, check, helm, kubectl }));
-
-  if (node) {
-    await step('cluster: controller-manager, scheduler, containerd, kubelet, kube-proxy, CoreDNS; the node Ready', () => cluster.startNode());
-    await step("images into the node's containerd (podman save | ctr import)", () => {
-      const { imported, kept } = loadImages(cluster, [...images, pauseImage], containersEnv());
-      return `${imported.length} imported, ${kept} already there`;
+  /** A check: a test of its own; the run goes on when it fails. */
+  const check = async (name, fn) => {
+    let ok = false;
+    await t.test(name, async () => {
+      const detail = await fn();
+      ok = true;
+      if (detail) log(`${name}: ${detail}`);
     });
-    stores = new Stores(log);
-    await step('stores: PostgreSQL, Redis, MinIO forwarded to the bridge; a private NATS', () => stores.start());
-    await vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick: options.quick });
-  }
-} catch (error) {
-  fatal = error;
-  log(`FAILED: ${error.message}`);
-} finally {
-  if (!interrupted) {
-    const began = Date.now();
-    const left = await teardown();
-    durations.push({ name: 'teardown', seconds: (Date.now() - began) / 1000 });
-    if (left.length) results.push({ name: 'teardown', ok: false });
-  }
-}
+    return ok;
+  };
+  try {
+    await step('Debian packages', () => ensurePackages(log, { node }));
+    // VAULT_K8S_PROGRAMS: a folder of programs built elsewhere (the names of build.sh), instead of building them.
+    const programs = await step(
+      'Kubernetes programs (deploy/test/cluster/build.sh, versions in deploy/test/cluster/versions.env)',
+      () => process.env.VAULT_K8S_PROGRAMS ?? tool('deploy/test/cluster/build.sh', ...(node ? [] : ['kube-apiserver', 'etcd', 'kubectl'])),
+    );
+    const helmPath = await step('helm (scripts/tools/helm.sh)', () => tool('scripts/tools/helm.sh'));
+    let images = [];
+    let pauseImage;
+    if (node) {
+      await step('images (scripts/containers/build-images.mjs)', () => {
+        const built = buildImages({ workspaceBuild: !options['no-workspace-build'], log: (line) => log(`  ${line}`) });
+        images = built.images;
+        pauseImage = makePauseImage(programs);
+        return `${images.length} apps + ${pauseImage}`;
+      });
+    }
 
-const failed = results.filter((r) => !r.ok);
-process.stdout.write('\nstep durations\n');
-for (const { name, seconds } of durations) process.stdout.write(`  ${seconds.toFixed(1).padStart(7)} s  ${name}\n`);
-process.stdout.write(
-  `\n${results.length - failed.length} checks passed, ${failed.length} failed${fatal ? ', and a step failed' : ''}, in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
-);
-for (const f of failed) process.stdout.write(`  FAIL  ${f.name}\n`);
-process.exit(failed.length || fatal ? 1 : 0);
+    cluster = new Cluster({ bin: programs, node, pauseImage, log });
+    const kubeEnv = {
+      ...process.env,
+      KUBECONFIG: cluster.kubeconfig,
+      HELM_CACHE_HOME: `${WORK}/helm/cache`,
+      HELM_CONFIG_HOME: `${WORK}/helm/config`,
+      HELM_DATA_HOME: `${WORK}/helm/data`,
+    };
+    const helm = (args, extra = {}) => run(helmPath, args, { env: kubeEnv, ...extra });
+    const kubectl = (args, extra = {}) => cluster.kubectl(args, extra);
+
+    // The API-level checks first, on the API server alone: the other components start after.
+    await step('cluster: etcd and kube-apiserver', () => cluster.startApi());
+    await apiChecks({ root, check, helm, kubectl });
+
+    if (node) {
+      await step('cluster: controller-manager, scheduler, containerd, kubelet, kube-proxy, CoreDNS; the node Ready', () => cluster.startNode());
+      await step("images into the node's containerd (podman save | ctr import)", () => {
+        const { imported, kept } = loadImages(cluster, [...images, pauseImage], containersEnv());
+        return `${imported.length} imported, ${kept} already there`;
+      });
+      stores = new Stores(log);
+      await step('stores: PostgreSQL, Redis, MinIO forwarded to the bridge; a private NATS', () => stores.start());
+      await vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick: options.quick });
+    }
+  } finally {
+    if (!interrupted)
+      await t.test('teardown: no process, mount, link, route, firewall rule or container of the run left', async () => {
+        const left = await teardown();
+        if (left.length) throw new Error(`left behind:\n${left.join('\n')}`);
+      });
+  }
+});
 
 /** The pod sandbox image: the pause program alone on an empty image (registry.k8s.io cannot be reached). */
 function makePauseImage(programs) {

@@ -22,8 +22,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { forgetTargets, GatewayClient, steadyLoad, summarize } from './gateway-client.mjs';
+import { restrictedNamespace } from './api-checks.mjs';
 import { WORK } from './cluster.mjs';
-import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES } from '../lib/services.mjs';
+import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES } from '../../../scripts/lib/services.mjs';
 
 const NS = 'vault';
 const RELEASE = 'vault';
@@ -37,7 +38,7 @@ function assert(condition, message) {
 
 export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick }) {
   const password = `${randomBytes(12).toString('base64url')}-k8s`;
-  const baseValues = ['-f', 'scripts/k8s/values.yaml', '--set', `s3.bucket=${stores.bucket}`];
+  const baseValues = ['-f', 'deploy/test/cluster/values.yaml', '--set', `s3.bucket=${stores.bucket}`];
   /** helm without blocking: the Jobs are watched while it waits. */
   const helmAsync = (args) =>
     new Promise((resolve) => {
@@ -47,6 +48,8 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
       child.stderr.on('data', (c) => (output += c));
       child.on('exit', (code) => resolve({ code, output }));
     });
+  /** helm upgrade of the release: the test's values, then `settings`; waits up to `timeout`. */
+  const upgrade = (settings, timeout) => helmAsync(['upgrade', RELEASE, 'deploy/helm', '-n', NS, ...baseValues, ...settings, '--wait', '--timeout', timeout]);
   const pods = () =>
     JSON.parse(kubectl(['get', 'pods', '-n', NS, '-o', 'json']).stdout).items.filter((p) => !p.metadata.labels?.['job-name'] && !p.metadata.deletionTimestamp);
   const ready = (pod) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
@@ -70,14 +73,7 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
       input: JSON.stringify({
         apiVersion: 'v1',
         kind: 'List',
-        items: [
-          {
-            apiVersion: 'v1',
-            kind: 'Namespace',
-            metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' } },
-          },
-          { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-secrets', namespace: NS }, type: 'Opaque', stringData },
-        ],
+        items: [restrictedNamespace(NS), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-secrets', namespace: NS }, type: 'Opaque', stringData }],
       }),
     });
   });
@@ -89,7 +85,7 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
       jobsSeen.set(job.metadata.name, job.status.succeeded ? 'succeeded' : job.status.failed ? `failed ${job.status.failed}` : 'running');
     }
   };
-  const installed = await step('helm install --wait (production-shaped values: scripts/k8s/values.yaml)', async () => {
+  const installed = await step('helm install --wait (production-shaped values: deploy/test/cluster/values.yaml)', async () => {
     const watcher = setInterval(watchJobs, 500);
     const result = await helmAsync(['install', RELEASE, 'deploy/helm', '-n', NS, ...baseValues, '--wait', '--timeout', '10m']);
     clearInterval(watcher);
@@ -99,7 +95,7 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     }
     return `revision ${releaseStatus().version}`;
   });
-  await check('the node is Ready (kubelet of scripts/k8s/versions.env)', () => {
+  await check('the node is Ready (kubelet of deploy/test/cluster/versions.env)', () => {
     const nodeInfo = JSON.parse(kubectl(['get', 'nodes', '-o', 'json']).stdout).items.map(
       (n) => `${n.metadata.name} ${n.status.nodeInfo.kubeletVersion} Ready=${n.status.conditions.find((c) => c.type === 'Ready').status}`,
     );
@@ -196,9 +192,9 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
   });
 
   if (!quick) {
-    await failedMigration({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus });
+    await failedMigration({ owner, helmAsync, upgrade, kubectl, check, step, pods, ready, releaseStatus });
     await natsRestart({ owner, stores, check, step, restarts, pods, ready, log });
-    await twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, log });
+    await twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log });
   }
 
   // ------------------------------------------------------------------ self-destruct
@@ -238,27 +234,13 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
 }
 
 // ------------------------------------------------------------------ 3: a failing migration
-async function failedMigration({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, releaseStatus }) {
+async function failedMigration({ owner, helmAsync, upgrade, kubectl, check, step, pods, ready, releaseStatus }) {
   const before = pods()
     .map((p) => p.metadata.uid)
     .sort();
   const revision = releaseStatus().version;
   await step('helm upgrade whose planner migration fails (its Job gets a database that does not exist)', async () => {
-    const result = await helmAsync([
-      'upgrade',
-      RELEASE,
-      'deploy/helm',
-      '-n',
-      NS,
-      ...baseValues,
-      '--set',
-      'secrets.databaseUrl.planner.key=BROKEN_DATABASE_URL',
-      '--set',
-      'migrations.job.backoffLimit=0',
-      '--wait',
-      '--timeout',
-      '4m',
-    ]);
+    const result = await upgrade(['--set', 'secrets.databaseUrl.planner.key=BROKEN_DATABASE_URL', '--set', 'migrations.job.backoffLimit=0'], '4m');
     assert(result.code !== 0, 'the upgrade succeeded');
     return result.output.trim().split('\n').pop();
   });
@@ -332,10 +314,10 @@ async function natsRestart({ owner, stores, check, step, restarts, pods, ready, 
 }
 
 // ------------------------------------------------------------------ 2: two replicas under load
-async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step, pods, ready, log }) {
+async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log }) {
   const twoOfEach = ['--set', 'gateway.replicas=2', ...SERVICES.flatMap((s) => ['--set', `services.${s}.replicas=2`])];
   await step('helm upgrade to 2 replicas of every app', async () => {
-    const result = await helmAsync(['upgrade', RELEASE, 'deploy/helm', '-n', NS, ...baseValues, ...twoOfEach, '--wait', '--timeout', '6m']);
+    const result = await upgrade(twoOfEach, '6m');
     assert(result.code === 0, result.output);
     return `${pods().length} pods`;
   });
@@ -360,6 +342,21 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
     return writes.filter((w) => !(w.path === '/api/targets' ? targets : entries).has(w.id));
   };
 
+  /** A steady load's outcome: every request answered, every write found afterwards, at 50 req/s. */
+  const noFailureNoLoss = async (results, writes) => {
+    const summary = summarize(results);
+    const lost = await lostWrites(writes);
+    const machineLoad = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    assert(
+      summary.failed === 0 && lost.length === 0,
+      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${machineLoad})`,
+    );
+    assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
+    return summary;
+  };
+
   let load = steadyLoad(owner, { rate: 50 });
   await step('steady load (50 req/s); one pod of each app deleted in turn', async () => {
     await sleep(3000);
@@ -375,15 +372,7 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
   let { results, writes } = await load.stop();
   keepForDiagnosis('pod-deletions', results, pods());
   await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
-    const summary = summarize(results);
-    const lost = await lostWrites(writes);
-    assert(
-      summary.failed === 0 && lost.length === 0,
-      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')})`,
-    );
-    assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
+    const summary = await noFailureNoLoss(results, writes);
     return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found`;
   });
   await forgetTargets(owner, writes);
@@ -394,35 +383,14 @@ async function twoReplicas({ owner, helmAsync, baseValues, kubectl, check, step,
   // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
   await step('steady load (50 req/s); a rolling upgrade (config.lockout.failures=6 rolls every Deployment)', async () => {
     await sleep(3000);
-    const result = await helmAsync([
-      'upgrade',
-      RELEASE,
-      'deploy/helm',
-      '-n',
-      NS,
-      ...baseValues,
-      ...twoOfEach,
-      '--set',
-      'config.lockout.failures=6',
-      '--wait',
-      '--timeout',
-      '8m',
-    ]);
+    const result = await upgrade([...twoOfEach, '--set', 'config.lockout.failures=6'], '8m');
     assert(result.code === 0, result.output);
     await sleep(3000);
   });
   ({ results, writes } = await load.stop());
   keepForDiagnosis('rolling-upgrade', results, pods());
   await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
-    const summary = summarize(results);
-    const lost = await lostWrites(writes);
-    assert(
-      summary.failed === 0 && lost.length === 0,
-      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')})`,
-    );
-    assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
+    const summary = await noFailureNoLoss(results, writes);
     const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
     const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
     assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);

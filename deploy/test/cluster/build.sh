@@ -6,13 +6,13 @@
 # minutes of CPU on two cores; then instant). Like helm (scripts/tools/helm.sh):
 # this machine reaches no download site but the Go module proxy.
 #
-#   bash scripts/k8s/build.sh [program ...]   (default: all of them)
+#   bash deploy/test/cluster/build.sh [program ...]   (default: all of them)
 #
 #   VAULT_K8S_DIR   ~/.cache/vault/k8s
 #   GO              /usr/local/go/bin/go, else the go on PATH
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-source "$HERE/../tools/go.sh"
+source "$HERE/../../../scripts/tools/go.sh"
 source "$HERE/versions.env"
 
 K8S_DIR="${VAULT_K8S_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vault/k8s}"
