@@ -35,7 +35,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Rounds of one distributed stack with metrics off and one with them on. */
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 3);
 /** Rounds of the embedded vault under callgrind, one side each (about 2 minutes a side). */
-const INSTRUCTION_ROUNDS = Number(process.env.BENCH_METRICS_INSTRUCTION_ROUNDS ?? 2);
+const INSTRUCTION_ROUNDS = Number(process.env.BENCH_METRICS_INSTRUCTION_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 export const METRICS_DROP_BUDGET = 0.05;
 const CASES = [

@@ -7,15 +7,17 @@
 // cores a throughput moves by ±15 % from one round to the next; these counts
 // by a per cent or two.
 //
-// For each side (metrics off: VAULT_METRICS=false; on: METRICS_PORT) a vault
-// (node --single-threaded, so that the counts repeat) is started on a copy of the same seeded data, each load warmed up (so that
-// the JIT has compiled what it will) and then counted over a fixed number of
-// requests; with metrics on, 20 scrapes of /metrics are counted too, and one
-// every 5 s shared out over the requests of those 5 s. Throughput at full
-// CPU is inversely proportional to the instructions per request: the drop
-// is 1 - off / (on + the scrapes' share).
+// For each side (metrics off: VAULT_METRICS=false; on: METRICS_PORT) and each
+// load, a vault of its own (node --single-threaded, without V8's memory
+// reducer, so that the counts repeat) starts on a copy of the same seeded
+// data; the load is warmed up (the JIT compiles what it will) and then counted
+// over a fixed number of requests. With metrics on, 20 scrapes of /metrics
+// are counted too, and one every 5 s shared out over the requests of those
+// 5 s. Throughput at full CPU is inversely proportional to the instructions
+// per request: the drop is 1 - off / (on + the scrapes' share), from the
+// medians of the rounds.
 //
-//   node scripts/bench/metrics-instructions.mjs [rounds]   (2: about 8 minutes)
+//   node scripts/bench/metrics-instructions.mjs [rounds]   (3: about 11 minutes)
 //
 // prints a line per load; as a module, `instructionRounds` gives the figures.
 import { spawn, spawnSync } from 'node:child_process';
@@ -31,8 +33,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const PORT = 3751;
 const METRICS_PORT = 4751;
 /** Requests before counting (the JIT settles) and counted, per load. */
-const WARM_UP = Number(process.env.BENCH_INSTRUCTIONS_WARM_UP ?? 1500);
-const COUNTED = Number(process.env.BENCH_INSTRUCTIONS_COUNTED ?? 500);
+const WARM_UP = Number(process.env.BENCH_INSTRUCTIONS_WARM_UP ?? 3000);
+const COUNTED = Number(process.env.BENCH_INSTRUCTIONS_COUNTED ?? 1000);
 const SCRAPES = 20;
 /**
  * The request rate at which a scrape every 5 s is shared out: the bench's
@@ -44,7 +46,7 @@ export const LOADS = [
   { label: 'GET /api/targets (100)', path: '/api/targets' },
   { label: 'POST /api/targets', path: '/api/targets', method: 'POST', body: JSON.stringify({ title: 'Benchmark target' }) },
 ];
-const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** `count` requests, 4 at a time; throws on any that failed. */
 function requests(base, load, cookie, count) {
@@ -84,8 +86,13 @@ function monitor(prefix, pid, ...command) {
   if (sent.status !== 0) throw new Error(`vgdb ${command.join(' ')}: ${sent.stderr || sent.stdout}`);
 }
 
-/** One side: a vault under callgrind, collecting only while a load is counted; instructions per request of each load. */
-async function countSide(metrics, seedDir) {
+/**
+ * One load on one side: a vault of its own under callgrind (so that each load
+ * is counted after its own warm-up only), instrumentation switched on once
+ * the load is warm, then the load counted; with `scrapes`, that many scrapes
+ * of /metrics counted after it. Instructions per request, and per scrape.
+ */
+async function countLoad(metrics, seedDir, load, scrapes = 0) {
   const work = mkdtempSync(join(tmpdir(), `vault-bench-instructions-${metrics ? 'on' : 'off'}-`));
   const dataDir = join(work, 'data');
   const copied = spawnSync('cp', ['-a', seedDir, dataDir]);
@@ -95,12 +102,12 @@ async function countSide(metrics, seedDir) {
   const mode = embeddedMode({ port: PORT, dataDir, env: metrics ? { METRICS_PORT: String(METRICS_PORT) } : { VAULT_METRICS: 'false' } });
   mode.apps[0].wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--vgdb-prefix=${prefix}`, `--callgrind-out-file=${out}`];
   // The JIT compiles and the GC marks on the main thread, not on helpers whose progress at a given moment differs from run to run: a count then moves by about 1 % instead of 4-7 %.
-  mode.apps[0].nodeFlags = ['--single-threaded'];
+  // V8's memory reducer starts a full mark-compact once allocation slows for a few seconds, as it does under callgrind's slowdown: whether one (some 700 M instructions) falls inside a counted window or not moved a load's count by up to 20 %. At full speed under load it does not run.
+  mode.apps[0].nodeFlags = ['--single-threaded', '--no-memory-reducer'];
   const running = await startMode(mode, { storedPassword: true, timeoutMs: 300_000, stdio: ['ignore', 'ignore', 'ignore'] });
   const [pid] = running.pids;
   try {
     const cookie = await login(mode.base);
-    const perRequest = [];
     let dumps = 0;
     /** The instructions `work` makes the vault run: counted from zero, dumped to the next numbered file. */
     const count = async (work) => {
@@ -109,22 +116,21 @@ async function countSide(metrics, seedDir) {
       monitor(prefix, pid, 'dump');
       return totalInstructions(`${out}.${++dumps}`);
     };
-    for (const [i, load] of LOADS.entries()) {
-      // The first warm-up runs uninstrumented (fast); instrumentation then stays on (switching it back and forth upsets callgrind's totals).
-      await requests(mode.base, load, cookie, WARM_UP);
-      if (i === 0) monitor(prefix, pid, 'instrumentation', 'on');
-      let done = 0;
-      const instructions = await count(async () => {
+    // The warm-up runs uninstrumented (fast); instrumentation is switched on once, for good (switching it back and forth upsets callgrind's totals).
+    await requests(mode.base, load, cookie, WARM_UP);
+    monitor(prefix, pid, 'instrumentation', 'on');
+    let done = 0;
+    const perRequest =
+      (await count(async () => {
         done = await requests(mode.base, load, cookie, COUNTED);
-      });
-      perRequest.push(instructions / done);
-    }
+      })) / done;
     // Scrapes are counted apart: under callgrind a request takes 20-50 times as long, so scrapes every 5 s of its clock would fall on far fewer requests than they do at full speed.
-    const perScrape = metrics
-      ? (await count(async () => {
-          for (let i = 0; i < SCRAPES; i++) await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
-        })) / SCRAPES
-      : 0;
+    const perScrape =
+      scrapes > 0
+        ? (await count(async () => {
+            for (let i = 0; i < scrapes; i++) await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+          })) / scrapes
+        : 0;
     return { perRequest, perScrape };
   } finally {
     await stopMode(running);
@@ -142,31 +148,42 @@ function totalInstructions(file) {
 }
 
 /**
- * `rounds` rounds of one side each, in alternating order; per load, the
- * mean instructions per request of each side and the drop from them.
+ * `rounds` rounds of each side (each load on a vault of its own), the sides
+ * in alternating order; per load, the median instructions per request of
+ * each side and the drop from them. A median: now and then one count of the
+ * same load on the same side comes out 15-20 % above the others (of POSTs,
+ * 2.17 M against 1.83-1.88 M), which a mean of two would carry into the drop.
  */
-export async function instructionRounds(rounds = 2) {
+export async function instructionRounds(rounds = 3) {
   ensureDebianTool('valgrind', 'valgrind', 'the metrics bench counts instructions with callgrind');
   const seedDir = await seededData();
-  const sides = { off: [], on: [] };
+  /** Per side, per load: the counts of each round; the scrapes' counts (metrics on). */
+  const counts = { off: LOADS.map(() => []), on: LOADS.map(() => []) };
+  const scrapeCounts = [];
   try {
     for (let round = 0; round < rounds; round++)
-      for (const side of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) sides[side].push(await countSide(side === 'on', seedDir));
+      for (const side of round % 2 === 0 ? ['off', 'on'] : ['on', 'off'])
+        for (const [i, load] of LOADS.entries()) {
+          const scrapes = side === 'on' && i === LOADS.length - 1 ? SCRAPES : 0;
+          const counted = await countLoad(side === 'on', seedDir, load, scrapes);
+          counts[side][i].push(counted.perRequest);
+          if (scrapes) scrapeCounts.push(counted.perScrape);
+        }
   } finally {
     rmSync(seedDir, { recursive: true, force: true });
   }
-  const perScrape = mean(sides.on.map((side) => side.perScrape));
+  const perScrape = median(scrapeCounts);
   const scrapeShare = perScrape / (5 * SCRAPE_SHARE_RATE);
   return LOADS.map((load, i) => {
-    const off = sides.off.map((side) => side.perRequest[i]);
-    const on = sides.on.map((side) => side.perRequest[i]);
-    return { label: load.label, off, on, perScrape, scrapeShare, drop: 1 - mean(off) / (mean(on) + scrapeShare) };
+    const off = counts.off[i];
+    const on = counts.on[i];
+    return { label: load.label, off, on, perScrape, scrapeShare, drop: 1 - median(off) / (median(on) + scrapeShare) };
   });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const mega = (values) => values.map((v) => (v / 1e6).toFixed(3)).join(', ');
-  for (const r of await instructionRounds(Number(process.argv[2] ?? 2)))
+  for (const r of await instructionRounds(Number(process.argv[2] ?? 3)))
     process.stdout.write(
       `${r.label}: off ${mega(r.off)} M, on ${mega(r.on)} M instructions per request, a scrape ${mega([r.perScrape])} M (${mega([r.scrapeShare])} M a request at ${SCRAPE_SHARE_RATE} req/s); drop ${(r.drop * 100).toFixed(1)} %\n`,
     );
