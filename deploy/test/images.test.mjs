@@ -1,31 +1,16 @@
-// The images' Dockerfiles and build context.
+// The images' Dockerfile (one for the six apps, ARG APP) and build context.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
+import { buildArgs, DOCKERFILE, dockerfileStages } from '../../scripts/containers/dockerfile.mjs';
 import { APPS, assert, chart, equal, root } from './kit.mjs';
 
 // What the chart takes for granted of the images (docs/deploy.md, "Images"); `npm run images` builds and runs them.
 const chartValues = parseAllDocuments(readFileSync(join(chart, 'values.yaml'), 'utf8'))[0].toJS();
 const nodeMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.match(/(\d+)/)[1];
-/** The instructions of a Dockerfile (continuation lines joined, comments dropped), split into its stages. */
-function dockerfileStages(app) {
-  const text = readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8');
-  const lines = text
-    .replace(/\\\n\s*/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-  const stages = [{ from: null, lines: [] }];
-  for (const line of lines) {
-    if (/^FROM\s/i.test(line)) stages.push({ from: line, lines: [] });
-    else stages.at(-1).lines.push(line);
-  }
-  return { preamble: stages[0].lines, stages: stages.slice(1) };
-}
 for (const app of APPS) {
-  test(`apps/${app}/Dockerfile: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`, () => {
-    assert(existsSync(join(root, 'apps', app, 'Dockerfile')), 'missing');
+  test(`Dockerfile with APP=${app}: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`, () => {
     const { preamble, stages } = dockerfileStages(app);
     equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE_IMAGE}, read as text.
@@ -45,8 +30,8 @@ for (const app of APPS) {
     assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
     equal(
       last.lines.filter((l) => /^COPY\s/i.test(l)),
-      [`COPY --from=build /rootfs/${app}/ /`],
-      "the last stage copies this app's files (scripts/containers/stage-app.mjs)",
+      [`COPY --from=build /rootfs/${app}/app/ /app/`],
+      "the last stage copies this app's files (scripts/containers/stage-app.mjs), and nothing when APP is missing",
     );
     const port = app === 'gateway' ? chartValues.gateway.port : chartValues.services[app.replace(/-svc$/, '')].port;
     equal(instruction('EXPOSE'), [String(port)], "EXPOSE (the chart's port)");
@@ -72,9 +57,17 @@ for (const app of APPS) {
     );
   });
 }
-test('apps/*/Dockerfile: the same build and shared-layer stages in all six (one workspace build, one dependency layer)', () => {
+test('one Dockerfile: the build and shared-layer stages do not depend on APP (one workspace build, one dependency layer); no Dockerfile per app', () => {
   const shared = (app) => JSON.stringify(dockerfileStages(app).stages.slice(0, 2));
   for (const app of APPS) equal(shared(app), shared(APPS[0]), `${app}'s build and deps stages`);
+  assert(existsSync(DOCKERFILE), 'no Dockerfile at the repository root');
+  for (const app of APPS) assert(!existsSync(join(root, 'apps', app, 'Dockerfile')), `apps/${app}/Dockerfile: a second place to keep the same`);
+  // The gateway's arguments are the only ones beyond APP: its public port.
+  equal(
+    APPS.filter((app) => Object.keys(buildArgs(app)).length > 1),
+    ['gateway'],
+    'apps built with more than APP',
+  );
 });
 test('.dockerignore: no node_modules, builds or local data in the build context', () => {
   const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')

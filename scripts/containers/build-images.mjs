@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the six images on this machine (buildah, no Docker engine), the same
-// images as apps/*/Dockerfile but from the workspace built here, in layers
+// images as the Dockerfile (one per APP) but from the workspace built here, in layers
 // that are made only when their inputs change:
 //
 //   localhost/vault-base:node<version>   Debian + Node (base-image.sh; once)
@@ -11,13 +11,13 @@
 //   localhost/vault-<app>:<tag>          + the app's build and libraries (a thin
 //                                          layer); made again only when those
 //                                          files, the shared layer or the app's
-//                                          Dockerfile settings change
+//                                          Dockerfile's settings change
 //
 //   node scripts/containers/build-images.mjs [--tag local] [--no-workspace-build]
 //
 // Each image carries its inputs' hash in the label org.vault.inputs. The
-// settings of the last stage of apps/<app>/Dockerfile (WORKDIR, ENV, USER,
-// EXPOSE, CMD) are applied as they are written there.
+// settings of the Dockerfile's last stage (WORKDIR, ENV, USER, EXPOSE, CMD)
+// are applied as a build with the app's APP and PORT would apply them.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DISTRIBUTED_APPS } from '../lib/services.mjs';
+import { dockerfileStages } from './dockerfile.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const APPS = DISTRIBUTED_APPS;
@@ -97,16 +98,10 @@ function hashTree(hash, path, name = '') {
   return hash;
 }
 
-/** The instructions of the last stage of apps/<app>/Dockerfile, as buildah config options. */
+/** The instructions of the Dockerfile's last stage for `app` (its build arguments applied), as buildah config options. */
 function dockerfileConfig(app) {
-  const text = readFileSync(join(root, 'apps', app, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-  const last = lines.slice(lines.findLastIndex((l) => /^FROM\s/i.test(l)) + 1);
   const options = [];
-  for (const line of last) {
+  for (const line of dockerfileStages(app).stages.at(-1).lines) {
     const [, word, rest] = line.match(/^(\w+)\s+(.*)$/);
     switch (word.toUpperCase()) {
       case 'WORKDIR':
@@ -124,10 +119,11 @@ function dockerfileConfig(app) {
       case 'CMD':
         options.push('--cmd', rest);
         break;
+      case 'ARG':
       case 'COPY':
         break; // the app's files: staged by stage-app.mjs
       default:
-        throw new Error(`apps/${app}/Dockerfile: ${word} in the last stage is not understood by build-images.mjs`);
+        throw new Error(`Dockerfile: ${word} in the last stage is not understood by build-images.mjs`);
     }
   }
   return options;

@@ -5,7 +5,7 @@
 //
 //   1. the base image when it is missing (scripts/containers/base-image.sh)
 //   2. localhost/vault-<app>:<tag> for each app (build-images.mjs: the images of
-//      apps/<app>/Dockerfile, from the workspace built here, layers made only
+//      the Dockerfile for each APP, from the workspace built here, layers made only
 //      when their inputs change)
 //   3. the migrations: `node dist/main.js migrate` with each service's image
 //   4. the six containers, read-only root filesystem, a tmpfs at /tmp, uid

@@ -19,7 +19,7 @@
 //   node scripts/containers/stage-app.mjs OUT [--only deps|apps] [--etc-from DIR] <app>[+<extra path>...] ...
 //   node scripts/containers/stage-app.mjs /rootfs gateway+apps/web/dist auth-svc
 //
-// Run by the build stage of apps/*/Dockerfile (both parts; /etc is the base
+// Run by the build stage of the Dockerfile (both parts; /etc is the base
 // image's there), and by build-images.mjs on this machine, which stages the
 // dependencies only when the lockfile changes (--only deps, with the base
 // image's /etc) and the apps on every build (--only apps).

@@ -1,10 +1,16 @@
-# media-svc: photo records and the bucket (S3_*) over NATS; health on PORT. `node dist/main.js migrate` applies its migrations and exits.
+# The image of each app of the distributed mode, from this one file; APP names
+# the app, PORT where it listens (the services' health port, 8080 by default;
+# the gateway's public port, 3000):
 #
-#   buildah bud -f apps/media-svc/Dockerfile -t vault-media-svc .      (from the repository root)
-#   docker build -f apps/media-svc/Dockerfile -t vault-media-svc .
+#   docker build --build-arg APP=auth-svc -t vault-auth-svc .          (from the repository root)
+#   docker build --build-arg APP=gateway --build-arg PORT=3000 -t vault-gateway .
+#   buildah bud --build-arg APP=auth-svc -t vault-auth-svc .
 #
-# Three stages. The build stage is the same in every apps/*/Dockerfile: it
-# builds the workspace and lays out the files of all six images
+# APP: gateway, auth-svc, planner-svc, journal-svc, media-svc or audit-svc
+# (without it the last COPY finds nothing and the build fails).
+#
+# Three stages. The build stage does not depend on APP: it builds the
+# workspace and lays out the files of all six images
 # (scripts/containers/stage-app.mjs), so that one build, cached, serves them
 # all. The deps stage is the shared layer: Node and the production
 # dependencies of the six apps, the same in every image (a registry stores it
@@ -33,9 +39,11 @@ COPY --from=build /rootfs/deps/ /
 # written outside /tmp: the root filesystem can be read-only. No HEALTHCHECK:
 # the orchestrator probes /health/live and /health/ready.
 FROM deps
-COPY --from=build /rootfs/media-svc/ /
+ARG APP
+ARG PORT=8080
+COPY --from=build /rootfs/${APP}/app/ /app/
 WORKDIR /app
-ENV NODE_ENV=production VAULT_MODE=distributed HOST=0.0.0.0 PORT=8080
+ENV NODE_ENV=production VAULT_MODE=distributed HOST=0.0.0.0 PORT=${PORT}
 USER 10001:10001
-EXPOSE 8080
+EXPOSE ${PORT}
 CMD ["node", "dist/main.js"]
