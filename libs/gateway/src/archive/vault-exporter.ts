@@ -24,7 +24,7 @@ import type { Manifest } from './manifest.js';
  * Photo files are read 16 KiB at a time rather than 64: V8 frees a read
  * chunk only at its next collection, which smaller chunks bring sooner, so
  * gigabytes of photos pass with a fraction of the resident memory
- * (scripts/bench/export-memory.mjs).
+ * (bench/export-memory.mjs).
  */
 const PHOTO_CHUNK_BYTES = 16 * 1024;
 
@@ -41,8 +41,8 @@ export interface ExportOptions {
  * written out before the next is read, so memory holds one page of records or
  * one chunk of a photo, however large the vault. Each entry's stream is
  * handed to yazl only when yazl asks for it and forgotten once read, so the
- * zip keeps nothing of an entry but its directory record (scripts/bench/
- * export-memory.mjs measures the whole).
+ * zip keeps nothing of an entry but its directory record
+ * (bench/export-memory.mjs measures the whole).
  */
 @Injectable()
 export class VaultExporter {

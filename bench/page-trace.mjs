@@ -5,7 +5,7 @@
 // tasks (over 8 ms, unthrottled) with what they spent their time on, and the
 // page's own paint and request timings.
 //
-//   node scripts/bench/page-trace.mjs
+//   node bench/page-trace.mjs
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -17,7 +17,7 @@
 // per request: the drop is 1 - off / (on + the scrapes' share), from the
 // medians of the rounds.
 //
-//   node scripts/bench/metrics-instructions.mjs [rounds]   (3: about 11 minutes)
+//   node bench/metrics-instructions.mjs [rounds]   (3: about 11 minutes)
 //
 // prints a line per load; as a module, `instructionRounds` gives the figures.
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,11 +25,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embeddedMode, login, startMode, stopMode } from '../lib/vault-launcher.mjs';
+import { embeddedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 import { ensureDebianTool } from './process-tree.mjs';
 import { seedTargets } from './vault-process.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const PORT = 3751;
 const METRICS_PORT = 4751;
 /** Requests before counting (the JIT settles) and counted, per load. */

@@ -23,14 +23,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { ensureDatabase } from '../lib/database.mjs';
-import { SERVICE_NAMES } from '../lib/services.mjs';
-import { distributedEnv, distributedMode, login, startMode, stopMode } from '../lib/vault-launcher.mjs';
+import { ensureDatabase } from '../scripts/lib/database.mjs';
+import { SERVICE_NAMES } from '../scripts/lib/services.mjs';
+import { distributedEnv, distributedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 import { instructionRounds } from './metrics-instructions.mjs';
 import { startPrivateNats } from './private-nats.mjs';
 import { seedTargets } from './vault-process.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Rounds of one distributed stack with metrics off and one with them on. */
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 3);
@@ -163,7 +163,7 @@ async function alternatingRounds(count, measureOne) {
  * queries), and one scrape of a registry holding a session's series.
  */
 async function instrumentationCost() {
-  const { VaultMetrics } = await import('../../libs/platform/dist/observability/vault-metrics.js');
+  const { VaultMetrics } = await import('../libs/platform/dist/observability/vault-metrics.js');
   const metrics = new VaultMetrics('bench');
   const routes = ['/api/targets', '/api/targets/:id', '/api/journal', '/api/journal/:id', '/api/user', '/api/status', '/api/activities', '/api/balance'];
   for (const route of routes) for (const status of ['200', '201', '400', '404']) metrics.httpRequests.observe({ route, method: 'GET', status }, 0.01);

@@ -7,7 +7,7 @@
 // histogram with an expected interval of 1 ms, which says little about "p99 at
 // 200 requests/s". Prints one JSON line: {rps, p50, p99, errors}.
 //
-//   node scripts/bench/paced-load.mjs URL RATE SECONDS [COOKIE]   (WARMUP=s in the environment)
+//   node bench/paced-load.mjs URL RATE SECONDS [COOKIE]   (WARMUP=s in the environment)
 import http from 'node:http';
 
 const [url, rateArg, secondsArg, cookie] = process.argv.slice(2);

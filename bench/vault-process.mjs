@@ -1,6 +1,6 @@
 // An embedded vault for the bench's own measurements: started on a loopback
 // port with its data in a given folder, signed in, seeded through its API.
-import { embeddedMode, login, startMode, stopMode } from '../lib/vault-launcher.mjs';
+import { embeddedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 
 export async function waitFor(url, timeoutMs = 120_000) {
   const started = performance.now();

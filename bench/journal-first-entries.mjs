@@ -2,7 +2,7 @@
 // How long the journal screen takes to show its first entries with N entries
 // stored (default 1,000): from navigation to the first entry visible, in
 // Debian's Chromium against an embedded vault. Prints the median of 5 loads.
-// `npm run bench` measures the same at 10,000 entries (scripts/bench/scale.mjs).
+// `npm run bench` measures the same at 10,000 entries (bench/scale.mjs).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Summarises a V8 .cpuprofile (from `node --cpu-prof`, or the inspector's
 // Profiler) as text: the functions and the packages with the most self time,
-// in % of the profile. Usage: node scripts/bench/cpuprofile-summary.mjs FILE [TOP]
+// in % of the profile. Usage: node bench/cpuprofile-summary.mjs FILE [TOP]
 import { readFileSync } from 'node:fs';
 
 const profile = JSON.parse(readFileSync(process.argv[2], 'utf8'));

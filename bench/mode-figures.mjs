@@ -6,8 +6,8 @@
 // starts, a database server say, counts too), and the fsyncs per acknowledged
 // write. `npm run bench` uses these; alone, on a small scale:
 //
-//   node scripts/bench/mode-figures.mjs embedded [--restarts 3] [--writes 20]
-//   NATS_URL=nats://127.0.0.1:4301 node scripts/bench/mode-figures.mjs distributed
+//   node bench/mode-figures.mjs embedded [--restarts 3] [--writes 20]
+//   NATS_URL=nats://127.0.0.1:4301 node bench/mode-figures.mjs distributed
 //
 // prints the rows it would add to the bench's table.
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countFsyncs, describeProcesses, ensureStrace, samplePeaks, totalMemory, treeMemory } from './process-tree.mjs';
-import { embeddedMode, distributedEnv, distributedMode, login, startMode, stopMode } from '../lib/vault-launcher.mjs';
+import { embeddedMode, distributedEnv, distributedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -172,7 +172,7 @@ async function main() {
     mode = embeddedMode({ port: option('port', 3731), dataDir });
     cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
   } else if (which === 'distributed') {
-    const { ensureDatabase } = await import('../lib/database.mjs');
+    const { ensureDatabase } = await import('../scripts/lib/database.mjs');
     const pg = (await import('pg')).default;
     const database = `postgres://postgres@127.0.0.1:5432/vault_figures_${randomBytes(4).toString('hex')}`;
     await ensureDatabase(database);

@@ -3,13 +3,13 @@
 // and 200 photos of 10 MB (stored through its own API) streams its export
 // while the vault process's resident memory is sampled every 20 ms. Prints
 // the rise over the memory it had just before, a line for people, then one
-// JSON line (the last) for scripts/bench/run.mjs. The budget is 64 MB.
+// JSON line (the last) for bench/run.mjs. The budget is 64 MB.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import { OWNER } from '../lib/vault-launcher.mjs';
+import { OWNER } from '../scripts/lib/vault-launcher.mjs';
 import { inParallel, seedEntries, startEmbedded } from './vault-process.mjs';
 
 const ENTRIES = Number(process.env.BENCH_EXPORT_ENTRIES ?? 10_000);

@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { ensureBuilt } from '../lib/build.mjs';
-import { ensureDatabase } from '../lib/database.mjs';
-import { distributedEnv, distributedMode, embeddedMode, login, stopMode } from '../lib/vault-launcher.mjs';
+import { ensureBuilt } from '../scripts/lib/build.mjs';
+import { ensureDatabase } from '../scripts/lib/database.mjs';
+import { distributedEnv, distributedMode, embeddedMode, login, stopMode } from '../scripts/lib/vault-launcher.mjs';
 import { fsyncRow, fsyncsPerWrite, idleMemory, memoryRow, peakMemory, startRows, startTimes } from './mode-figures.mjs';
 import { startPrivateNats } from './private-nats.mjs';
 import { ensureStrace } from './process-tree.mjs';
 import { seedEntries, seedTargets, waitFor } from './vault-process.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Concurrent connections of each load, as the comparison with Memos was measured. */
 const CONNECTIONS = 16;
@@ -88,9 +88,9 @@ async function load(url, { cookie = undefined, method = 'GET', body = undefined 
   return { rps: report.requests.average, p50: report.latency.p50, p99: report.latency.p99, errors };
 }
 
-/** 200 requests/s evenly spaced, from its own process (scripts/bench/paced-load.mjs): latency percentiles counted from when each request was due. */
+/** 200 requests/s evenly spaced, from its own process (bench/paced-load.mjs): latency percentiles counted from when each request was due. */
 function pacedLoad(url, cookie) {
-  const args = ['scripts/bench/paced-load.mjs', url, '200', String(SECONDS), ...(cookie ? [cookie] : [])];
+  const args = ['bench/paced-load.mjs', url, '200', String(SECONDS), ...(cookie ? [cookie] : [])];
   const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`paced load of ${url} failed: ${result.stderr}`);
   return JSON.parse(result.stdout);
@@ -126,9 +126,9 @@ function lighthouse() {
   return scores;
 }
 
-/** scripts/bench/scale.mjs in its own process: 10,000 entries, 10,000 targets, 200 photos, then self-destruct. */
+/** bench/scale.mjs in its own process: 10,000 entries, 10,000 targets, 200 photos, then self-destruct. */
 async function scale() {
-  const child = spawn(process.execPath, ['scripts/bench/scale.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['bench/scale.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -139,9 +139,9 @@ async function scale() {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-/** scripts/bench/metrics-cost.mjs in its own process: instructions per request (embedded, callgrind) and distributed throughput, metrics off and on. */
+/** bench/metrics-cost.mjs in its own process: instructions per request (embedded, callgrind) and distributed throughput, metrics off and on. */
 function metricsCost() {
-  const run = spawnSync(process.execPath, ['scripts/bench/metrics-cost.mjs'], {
+  const run = spawnSync(process.execPath, ['bench/metrics-cost.mjs'], {
     cwd: root,
     encoding: 'utf8',
     timeout: 1_500_000,
@@ -151,9 +151,9 @@ function metricsCost() {
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
 
-/** scripts/bench/export-memory.mjs in its own process: its last line is the JSON figure. */
+/** bench/export-memory.mjs in its own process: its last line is the JSON figure. */
 function exportMemory() {
-  const run = spawnSync(process.execPath, ['scripts/bench/export-memory.mjs'], {
+  const run = spawnSync(process.execPath, ['bench/export-memory.mjs'], {
     cwd: root,
     encoding: 'utf8',
     timeout: 900_000,
@@ -212,7 +212,7 @@ async function main() {
   );
 
   // Transport round trip.
-  const rtt = JSON.parse(spawnSync(process.execPath, ['scripts/bench/transport-rtt.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
+  const rtt = JSON.parse(spawnSync(process.execPath, ['bench/transport-rtt.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
   row('transport', 'in-process round trip p50', (rtt.inProcess.p50 * 1000).toFixed(0), 'µs', '< 100', '', rtt.inProcess.p50 < 0.1);
   row('transport', 'NATS round trip p50', (rtt.nats.p50 * 1000).toFixed(0), 'µs');
 
@@ -239,7 +239,7 @@ async function main() {
   await waitFor(`${distributedUrl}/api/system/status`);
 
   const baselineUrl = 'http://127.0.0.1:3713';
-  startBaseline('scripts/bench/baseline-server.mjs', { DATABASE_URL: database, PORT: '3713' });
+  startBaseline('bench/baseline-server.mjs', { DATABASE_URL: database, PORT: '3713' });
   const embeddedCookie = await login(embeddedUrl);
   const distributedCookie = await login(distributedUrl);
   await seed(embeddedUrl, embeddedCookie, 100);
@@ -271,7 +271,7 @@ async function main() {
     ratioRow(`${label}: distributed`, distributedLoad, baseline, 0.5);
   }
   // The embedded mode's ceiling: the same query on PGlite alone, with nothing around it.
-  const alone = JSON.parse(spawnSync(process.execPath, ['scripts/bench/pglite-alone.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
+  const alone = JSON.parse(spawnSync(process.execPath, ['bench/pglite-alone.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
   const targetsBaseline = baselines['/api/targets'].rps;
   row(
     'api',
