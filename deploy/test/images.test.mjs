@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { buildArgs, DOCKERFILE, dockerfileStages } from '../../scripts/containers/dockerfile.mjs';
 import { APPS, assert, chart, equal, root } from './kit.mjs';
 
-// What the chart takes for granted of the images (docs/deploy.md, "Images"); `npm run images` builds and runs them.
+// What the chart takes for granted of the images (docs/deploy.md, "Images"); scripts/containers/build-images.mjs builds them, `npm run test:k8s` runs them under the chart.
 const chartValues = parseAllDocuments(readFileSync(join(chart, 'values.yaml'), 'utf8'))[0].toJS();
 const nodeMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.match(/(\d+)/)[1];
 for (const app of APPS) {
