@@ -1,5 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { METRIC } from './metric-families.js';
+import { collectRuntimeMetrics } from './runtime-metrics.js';
+import { SeriesHistogram } from './series-histogram.js';
 
 /** Seconds: an answer from the cache of a service takes a few ms, RPC_TIMEOUT_MS is 1.5 s. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -98,7 +100,7 @@ export class VaultMetrics {
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     // The Node runtime: event-loop delay, heap, GC, CPU, handles.
-    collectDefaultMetrics({ register: this.registry });
+    collectRuntimeMetrics(this.registry);
     const pools = this.pools;
     new Gauge({
       name: METRIC.dbPoolConnections,
@@ -160,8 +162,8 @@ export class VaultMetrics {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
-  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
-    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): SeriesHistogram<L> {
+    return new SeriesHistogram({ name, help, labelNames, buckets, registry: this.registry });
   }
 
   get contentType(): string {
