@@ -15,7 +15,7 @@
 // are counted too, and one every 5 s shared out over the requests of those
 // 5 s. Throughput at full CPU is inversely proportional to the instructions
 // per request: the drop is 1 - off / (on + the scrapes' share), from the
-// medians of the rounds.
+// lowest count of each side over the rounds (instructionRounds says why).
 //
 //   node bench/metrics-instructions.mjs [rounds]   (3: about 11 minutes)
 //
@@ -47,6 +47,7 @@ export const LOADS = [
   { label: 'POST /api/targets', path: '/api/targets', method: 'POST', body: JSON.stringify({ title: 'Benchmark target' }) },
 ];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const lowest = (values) => Math.min(...values);
 
 /** `count` requests, 4 at a time; throws on any that failed. */
 function requests(base, load, cookie, count) {
@@ -149,10 +150,14 @@ function totalInstructions(file) {
 
 /**
  * `rounds` rounds of each side (each load on a vault of its own), the sides
- * in alternating order; per load, the median instructions per request of
- * each side and the drop from them. A median: now and then one count of the
- * same load on the same side comes out 15-20 % above the others (of POSTs,
- * 2.17 M against 1.83-1.88 M), which a mean of two would carry into the drop.
+ * in alternating order; per load, the lowest instructions per request of
+ * each side and the drop from them. The lowest, not a median: the counts of
+ * one load on one side fall in two clusters (POSTs: about 1.79-1.83 M and
+ * 2.08-2.11 M with metrics off, as with them on), a vault staying in one for
+ * its whole counted window; no major GC falls in the window (--trace-gc).
+ * Which cluster a vault lands in does not depend on the side, so a median of
+ * three compares one cluster with the other about half the time (it gave
+ * 15.6 % once); the lowest of each side compares the same state.
  */
 export async function instructionRounds(rounds = 3) {
   ensureDebianTool('valgrind', 'valgrind', 'the metrics bench counts instructions with callgrind');
@@ -177,7 +182,7 @@ export async function instructionRounds(rounds = 3) {
   return LOADS.map((load, i) => {
     const off = counts.off[i];
     const on = counts.on[i];
-    return { label: load.label, off, on, perScrape, scrapeShare, drop: 1 - median(off) / (median(on) + scrapeShare) };
+    return { label: load.label, off, on, perScrape, scrapeShare, drop: 1 - lowest(off) / (lowest(on) + scrapeShare) };
   });
 }
 
