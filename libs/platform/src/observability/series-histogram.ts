@@ -14,10 +14,16 @@ interface LabelNode {
   series?: Series;
 }
 
-/** What prom-client's registry reads from a metric (the shape its own Histogram returns from get()). */
+/**
+ * A sample as prom-client's own histograms hand it to the registry: `le` in
+ * `labels`, the series' labels in `sharedLabels` (the same object at every
+ * scrape, which the registry formats once and keeps), so that the exposition
+ * is written exactly as for prom-client's Histogram.
+ */
 interface ExportedValue {
   readonly metricName: string;
-  readonly labels: Record<string, string | number>;
+  readonly labels: Readonly<Record<string, string | number>>;
+  readonly sharedLabels: Readonly<Record<string, string>>;
   readonly value: number;
 }
 
@@ -28,8 +34,6 @@ export interface SeriesHistogramOptions<L extends string> {
   /** Upper bounds, ascending; +Inf is added. */
   readonly buckets: readonly number[];
   readonly registry: Registry;
-  /** Called at each scrape before the series are read, for a source that is drained then. */
-  readonly collect?: () => void;
 }
 
 /**
@@ -50,7 +54,6 @@ export class SeriesHistogram<L extends string> {
   readonly aggregator = 'sum';
   private readonly labelNames: readonly L[];
   private readonly upperBounds: readonly number[];
-  private readonly collectFirst?: () => void;
   private root: LabelNode = { next: new Map() };
   /** Every series, in the order first seen, for the exposition. */
   private series: Series[] = [];
@@ -60,7 +63,6 @@ export class SeriesHistogram<L extends string> {
     this.help = options.help;
     this.labelNames = options.labelNames;
     this.upperBounds = [...options.buckets].sort((a, b) => a - b);
-    this.collectFirst = options.collect;
     // The registry takes any object of this shape; its type names only prom-client's own classes.
     options.registry.registerMetric(this as unknown as Metric);
   }
@@ -79,21 +81,36 @@ export class SeriesHistogram<L extends string> {
     }
   }
 
-  /** Read by the registry at each scrape: the cumulative buckets, +Inf, _sum and _count of every series. */
-  get(): { name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: ExportedValue[] } {
-    this.collectFirst?.();
+  /** Read by the registry for the exposition text: the cumulative buckets, +Inf, _sum and _count of every series. */
+  getForPromString(): { name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: ExportedValue[] } {
     const values: ExportedValue[] = [];
     for (const series of this.series) {
+      const sharedLabels = series.labels;
       let cumulative = 0;
       this.upperBounds.forEach((bound, i) => {
         cumulative += series.bucketCounts[i];
-        values.push({ metricName: `${this.name}_bucket`, labels: { ...series.labels, le: bound }, value: cumulative });
+        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound }, sharedLabels, value: cumulative });
       });
-      values.push({ metricName: `${this.name}_bucket`, labels: { ...series.labels, le: '+Inf' }, value: series.count });
-      values.push({ metricName: `${this.name}_sum`, labels: { ...series.labels }, value: series.sum });
-      values.push({ metricName: `${this.name}_count`, labels: { ...series.labels }, value: series.count });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf' }, sharedLabels, value: series.count });
+      values.push({ metricName: `${this.name}_sum`, labels: {}, sharedLabels, value: series.sum });
+      values.push({ metricName: `${this.name}_count`, labels: {}, sharedLabels, value: series.count });
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  /** Read by the registry for JSON: the same samples with each one's labels in one object. */
+  get(): {
+    name: string;
+    help: string;
+    type: 'histogram';
+    aggregator: 'sum';
+    values: { metricName: string; labels: Record<string, string | number>; value: number }[];
+  } {
+    const exported = this.getForPromString();
+    return {
+      ...exported,
+      values: exported.values.map(({ metricName, labels, sharedLabels, value }) => ({ metricName, labels: { ...labels, ...sharedLabels }, value })),
+    };
   }
 
   reset(): void {
