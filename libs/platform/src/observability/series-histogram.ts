@@ -44,8 +44,8 @@ export interface SeriesHistogramOptions<L extends string> {
  * 11-14 µs of every request in planner-svc and the gateway, more than the
  * rest of the instrumentation (docs/performance.md, "Metrics on"). The
  * registry, the exposition format and the default labels stay prom-client's:
- * it formats what get() returns as it does for its own histograms (a test
- * compares the two texts).
+ * it writes the text from getForPromString() and the JSON from get(), as it
+ * does for its own histograms (a test compares the two texts byte for byte).
  */
 export class SeriesHistogram<L extends string> {
   readonly name: string;
