@@ -148,8 +148,8 @@ try {
   const refused = (await fetch(`${base}/api/targets`, { headers: { cookie } })).status;
   const objectsLeft = filesUnder(join(dataDir, 'objects')).length;
   await vault.stop();
-  // Verified empty: every table but the vault's own destroyed mark, and every photo file.
-  const left = (await rowsLeft(dataDir)).filter((t) => !t.startsWith('auth.vault_state='));
+  // Verified empty: every table but the vault's own destroyed mark and the access log's erasure instant, and every photo file.
+  const left = (await rowsLeft(dataDir)).filter((t) => !t.startsWith('auth.vault_state=') && t !== 'audit.erasure=1');
   result.selfDestruct = {
     confirmedSeconds: confirmedMs / 1000,
     answer,

@@ -210,13 +210,16 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     const nonEmpty = Object.entries(counts)
       .filter(([, n]) => n > 0)
       .map(([t, n]) => `${t}=${n}`);
-    // Only the destroyed mark itself, and media-svc's watch for what old upload URLs still bring in.
-    assert(JSON.stringify(nonEmpty) === JSON.stringify(['auth.vault_state=1', 'media.erasure_watch=1']), `rows left: ${nonEmpty.join(', ')}`);
+    // Only the destroyed mark itself, media-svc's watch for what old upload URLs still bring in, and the instant audit-svc drops older access events from.
+    assert(
+      JSON.stringify(nonEmpty) === JSON.stringify(['auth.vault_state=1', 'media.erasure_watch=1', 'audit.erasure=1']),
+      `rows left: ${nonEmpty.join(', ')}`,
+    );
     const keys = await stores.bucketKeys();
     assert(keys.length === 0, `the bucket still holds ${keys.join(', ')}`);
     const left = await stores.redis(['KEYS', 'vault:*']);
     assert(left.length === 0, `Redis still holds ${left.join(', ')}`);
-    return `${Object.keys(counts).length} tables in 5 databases: only auth.vault_state and media.erasure_watch hold a row; the bucket and Redis empty`;
+    return `${Object.keys(counts).length} tables in 5 databases: only auth.vault_state, media.erasure_watch and audit.erasure hold a row; the bucket and Redis empty`;
   });
   await check('after self-destruct every gateway replica refuses: 410, and records nothing', async () => {
     const answers = [];

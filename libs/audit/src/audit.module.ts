@@ -4,7 +4,6 @@ import { AccessLogHandlers } from './access-log/access-log.handlers.js';
 import { AccessLogRepository } from './access-log/access-log.repository.js';
 import { AuditArchiveHandlers } from './archive/audit-archive.handlers.js';
 import { AuditEraseHandlers } from './erase/audit-erase.handlers.js';
-import { ErasureClock } from './erase/erasure-clock.js';
 import { AUDIT_DB, AUDIT_MIGRATIONS } from './database.js';
 
 /** audit-svc: the access log, fed by access events. */
@@ -15,7 +14,7 @@ export class AuditModule {
       module: AuditModule,
       imports: [ServiceDatabaseModule.forService({ token: AUDIT_DB, schema: 'audit', migrationsFolder: AUDIT_MIGRATIONS, migrate: options.migrate })],
       controllers: [AccessLogHandlers, AuditEraseHandlers, AuditArchiveHandlers],
-      providers: [AccessLogRepository, ErasureClock],
+      providers: [AccessLogRepository],
     };
   }
 }

@@ -6,7 +6,6 @@ import { envelope, type EventEnvelope } from '@vault/transport';
 import { AccessLogHandlers } from '../src/access-log/access-log.handlers.js';
 import { AccessLogRepository } from '../src/access-log/access-log.repository.js';
 import { AUDIT_MIGRATIONS } from '../src/database.js';
-import { ErasureClock } from '../src/erase/erasure-clock.js';
 
 /**
  * audit-svc's access log on a fresh PostgreSQL database with audit-svc's own
@@ -16,7 +15,7 @@ import { ErasureClock } from '../src/erase/erasure-clock.js';
 describe('the access log on its own database', () => {
   let db: TestDatabase;
   let connection: Connection;
-  let clock: ErasureClock;
+  let log: AccessLogRepository;
   let handlers: AccessLogHandlers;
 
   type Row = { ipAddress: string; userAgent?: string; action: string; success: boolean; createdAt: string };
@@ -28,8 +27,8 @@ describe('the access log on its own database', () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
     await applyMigrations(connection, { schema: 'audit', folder: AUDIT_MIGRATIONS });
-    clock = new ErasureClock();
-    handlers = new AccessLogHandlers(new AccessLogRepository(drizzleFor(connection)), clock);
+    log = new AccessLogRepository(drizzleFor(connection));
+    handlers = new AccessLogHandlers(log);
   });
 
   afterAll(async () => {
@@ -62,12 +61,44 @@ describe('the access log on its own database', () => {
     expect(await list({ limit: 'abc' })).toEqual({ ok: false, error: { status: 400, message: 'limit: limit must be a whole number' } });
   });
 
-  it('drops an event from before an erase that arrives after it', async () => {
-    clock.markErased(new Date('2026-11-23T11:00:00.000Z'));
-    const late: AccessAttempt = { ipAddress: '198.51.100.1', action: 'logout', success: true };
-    await handlers.record(late, at('2026-11-23T10:59:59.000Z', late));
-    await handlers.record(late, at('2026-11-23T11:00:01.000Z', late));
+  it('drops an event from before an erase that arrives after it, in any replica and after a restart', async () => {
+    await log.eraseAll(new Date('2026-11-23T11:00:00.000Z'));
+    // An erase with an older instant (a VaultDestroyed event delivered late) does not move it back.
+    await log.eraseAll(new Date('2026-11-23T09:00:00.000Z'));
+    expect(await db.query('select count(*)::int as rows from audit.access_log')).toEqual([{ rows: 0 }]);
+    // Another replica, or audit-svc restarted: a handler of its own on a connection of its own.
+    const other = await openConnection({ kind: 'postgres', url: db.url, poolSize: 1 });
+    try {
+      const replica = new AccessLogHandlers(new AccessLogRepository(drizzleFor(other)));
+      const late: AccessAttempt = { ipAddress: '198.51.100.1', action: 'logout', success: true };
+      await replica.record(late, at('2026-11-23T10:59:59.000Z', late));
+      await handlers.record(late, at('2026-11-23T11:00:00.000Z', late));
+      await replica.record(late, at('2026-11-23T11:00:01.000Z', late));
+    } finally {
+      await other.close();
+    }
     const rows = await db.query<{ created_at: Date }>("select created_at from audit.access_log where ip_address = '198.51.100.1'");
     expect(rows.map((r) => r.created_at.toISOString())).toEqual(['2026-11-23T11:00:01.000Z']);
+    expect(await db.query<{ erased_at: Date }>('select erased_at from audit.erasure')).toEqual([{ erased_at: new Date('2026-11-23T11:00:00.000Z') }]);
+  });
+
+  it('leaves nothing older than an erase that runs while attempts are being recorded', async () => {
+    const racing = await openConnection({ kind: 'postgres', url: db.url, poolSize: 4 });
+    try {
+      const replica = new AccessLogHandlers(new AccessLogRepository(drizzleFor(racing)));
+      const attempt: AccessAttempt = { ipAddress: '192.0.2.44', action: 'failed_login', success: false };
+      // 200 attempts stamped just before the erase's instant, recorded on 4 connections while the erase runs on another.
+      const erasedAt = new Date(Date.now() + 60_000);
+      const before = (i: number) => at(new Date(erasedAt.getTime() - 1 - i).toISOString(), attempt);
+      const recordings = Array.from({ length: 200 }, (_, i) => replica.record(attempt, before(i)));
+      const erase = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await log.eraseAll(erasedAt);
+      })();
+      await Promise.all([...recordings, erase]);
+    } finally {
+      await racing.close();
+    }
+    expect(await db.query("select count(*)::int as rows from audit.access_log where ip_address = '192.0.2.44'")).toEqual([{ rows: 0 }]);
   });
 });

@@ -60,6 +60,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     );
     expect(rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
       'audit.access_log',
+      'audit.erasure',
       'auth.login_failures',
       'auth.owner_credential',
       'auth.recovery_codes',
@@ -137,8 +138,9 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
              (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %I.%I', table_schema, table_name), false, true, '')))[1]::text::int as rows
         from information_schema.tables where table_schema in ('auth', 'planner', 'journal', 'audit', 'media') order by 1`);
     const nonEmpty = counts.filter((c) => c.rows > 0).map((c) => `${c.table_name}=${c.rows}`);
-    // Only the destroyed mark itself remains, and media-svc's watch for what old upload URLs still bring in (a deadline, nothing else).
-    expect(nonEmpty).toEqual(['auth.vault_state=1', 'media.erasure_watch=1']);
+    // Only the destroyed mark itself remains, media-svc's watch for what old upload URLs still bring in (a deadline, nothing else),
+    // and the instant audit-svc drops older access events from (nothing else either).
+    expect(nonEmpty).toEqual(['audit.erasure=1', 'auth.vault_state=1', 'media.erasure_watch=1']);
     const sessions = await stack.redisKeys('vault:session:*');
     expect(sessions).toEqual([]);
     expect(await stack.redisKeys('vault:login-attempts:*')).toEqual([]);

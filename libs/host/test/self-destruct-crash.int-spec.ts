@@ -68,7 +68,7 @@ describe('embedded self-destruct, killed at any moment', () => {
       const photoFiles = filesUnder(join(dataDir, 'objects'));
       const keyFile = existsSync(join(dataDir, 'master.key'));
       if (status.destroyed) {
-        expect({ offsetMs, rows, photoFiles, keyFile }).toEqual({ offsetMs, rows: ['auth.vault_state=1'], photoFiles: [], keyFile: false });
+        expect({ offsetMs, rows, photoFiles, keyFile }).toEqual({ offsetMs, rows: ['audit.erasure=1', 'auth.vault_state=1'], photoFiles: [], keyFile: false });
       } else {
         // Killed before the destroyed mark: nothing the owner saved is lost.
         expect({ offsetMs, rows, photoFiles: photoFiles.length, keyFile }).toEqual({

@@ -152,6 +152,7 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
           'media.uploads',
           'media.erasure_watch',
           'audit.access_log',
+          'audit.erasure',
           'vault_migrations.auth',
           'vault_migrations.planner',
           'vault_migrations.journal',
@@ -170,7 +171,7 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
     } finally {
       await connection.close();
     }
-    expect(events.join('\n')).toMatch(/Imported 2\d\d rows of 22 tables and \d sequences/);
+    expect(events.join('\n')).toMatch(/Imported 2\d\d rows of 23 tables and \d sequences/);
     expect([existsSync(join(dataDir, 'pg')), existsSync(join(dataDir, 'pg.pglite-backup')), partials(dataDir)]).toEqual([false, true, []]);
     expect([readFileSync(join(dataDir, 'master.key'), 'utf8'), statSync(join(dataDir, 'master.key')).mode & 0o777]).toEqual([masterKey, 0o600]);
     // The backup is the PGlite database as it was.

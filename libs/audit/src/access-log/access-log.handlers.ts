@@ -1,21 +1,17 @@
 import { Controller } from '@nestjs/common';
 import { ACCESS_LOG_PAGE_DEFAULT, AccessAttempted, ListAccessLogs, type AccessAttempt, type AccessLog, type RpcRequest } from '@vault/contracts';
 import { Handles, OnEvent, type EventEnvelope } from '@vault/transport';
-import { ErasureClock } from '../erase/erasure-clock.js';
 import { AccessLogRepository } from './access-log.repository.js';
 
 /** The access log: written from the gateway's events, read by the logs screen. */
 @Controller()
 export class AccessLogHandlers {
-  constructor(
-    private readonly log: AccessLogRepository,
-    private readonly clock: ErasureClock,
-  ) {}
+  constructor(private readonly log: AccessLogRepository) {}
 
+  /** An attempt from before the last erase is dropped (AccessLogRepository.recordUnlessErased). */
   @OnEvent(AccessAttempted)
   async record(attempt: AccessAttempt, event: EventEnvelope) {
-    if (this.clock.isBeforeErasure(new Date(event.at))) return;
-    await this.log.record({
+    await this.log.recordUnlessErased({
       id: event.id,
       ipAddress: attempt.ipAddress,
       userAgent: attempt.userAgent ?? null,

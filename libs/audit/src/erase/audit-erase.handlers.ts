@@ -1,18 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { AccessAttempted, EraseAudit, VaultDestroyed } from '@vault/contracts';
-import type { Database } from '@vault/persistence';
 import { EventBus, Handles, OnEvent } from '@vault/transport';
-import { InjectAuditDb } from '../database.js';
-import { accessLog } from '../schema/access-log.table.js';
-import { ErasureClock } from './erasure-clock.js';
+import { AccessLogRepository } from '../access-log/access-log.repository.js';
 
 /** Self-destruct: the access log, and the access events still kept by the broker (they hold addresses). */
 @Controller()
 export class AuditEraseHandlers {
   constructor(
-    @InjectAuditDb() private readonly db: Database,
+    private readonly log: AccessLogRepository,
     private readonly events: EventBus,
-    private readonly clock: ErasureClock,
   ) {}
 
   @Handles(EraseAudit)
@@ -26,9 +22,13 @@ export class AuditEraseHandlers {
     await this.eraseAll(new Date(event.at));
   }
 
+  /**
+   * The erasure instant is stored with the log's deletion first: from then
+   * on an older event is dropped whichever replica receives it, even one the
+   * broker delivers again after a crash before the purge.
+   */
   private async eraseAll(at: Date) {
-    this.clock.markErased(at);
+    await this.log.eraseAll(at);
     await this.events.purge(AccessAttempted);
-    await this.db.delete(accessLog);
   }
 }
