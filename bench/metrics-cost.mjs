@@ -8,13 +8,18 @@
 // - Throughput of the distributed stack: the six processes on a NATS server
 //   and a database of their own, with VAULT_METRICS=false or with metrics on
 //   (the services on their health ports, the gateway on a METRICS_PORT,
-//   scraped every 5 s as Prometheus would), one stack at a time, each started
-//   afresh, in rounds of alternating order (off on, on off, ...), the drop
-//   from the median of the rounds' ratios. A round moves by ±15 % on two
-//   shared cores, so this one is printed, not held to the budget. (Two stacks
-//   side by side were not comparable: the one started second was measured
-//   faster whatever it ran.) With it, the CPU time of the six processes per
-//   request, from /proc.
+//   scraped every 5 s as Prometheus would). The two stacks run side by side
+//   and are loaded in turn, a slice of a few seconds each, many times: the
+//   speed of this machine moves by ±15 % from one minute to the next, and
+//   both sides of a slice see the same minute. A stack started second is
+//   measured a little faster whatever it runs (2.5 % with both off), so
+//   pairs alternate which one starts first and the drop is the geometric
+//   mean of every slice's ratio over an even number of pairs, printed with
+//   an interval of two standard errors. (Stacks started one at a time in
+//   alternating rounds moved by ±15 % a round, and a median of three rounds
+//   took the order of two.) With it, each process's CPU time per request,
+//   from /proc. Printed, not held to the budget: its noise is of the size of
+//   the budget.
 // - The instrumentation's own work, timed in this process (the observations
 //   of one request and a scrape).
 // Prints a line for people per figure, then one JSON line (the last) for run.mjs.
@@ -31,10 +36,14 @@ import { startPrivateNats } from './private-nats.mjs';
 import { seedTargets } from './vault-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-/** Rounds of one distributed stack with metrics off and one with them on. */
-const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 3);
-/** Rounds of the embedded vault under callgrind, one side each (about 2 minutes a side). */
+/** Pairs of distributed stacks (metrics off and on, side by side); even, so that each side is started first as often as second. */
+const PAIRS = Number(process.env.BENCH_METRICS_PAIRS ?? 2);
+if (!Number.isInteger(PAIRS) || PAIRS < 2 || PAIRS % 2 !== 0)
+  throw new Error(`BENCH_METRICS_PAIRS must be an even number of at least 2, not ${process.env.BENCH_METRICS_PAIRS}`);
+/** Slices of load per load and pair, each a few seconds on one stack then on the other. */
+const SLICES = Number(process.env.BENCH_METRICS_SLICES ?? 16);
+const SLICE_SECONDS = Number(process.env.BENCH_METRICS_SLICE_SECONDS ?? 3);
+/** Rounds of the embedded vault under callgrind, one side each (about 2 minutes a side); 0 measures the distributed stack alone. */
 const INSTRUCTION_ROUNDS = Number(process.env.BENCH_METRICS_INSTRUCTION_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 export const METRICS_DROP_BUDGET = 0.05;
@@ -45,18 +54,16 @@ const CASES = [
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** User plus system CPU of the processes, in ms (Linux: clock ticks of 10 ms). */
-function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
+/** User plus system CPU of each process, in ms (Linux: clock ticks of 10 ms). */
+function cpuMsEach(pids) {
+  return pids.map((pid) => {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  });
 }
 
-/** @param {string} url @param {{ cookie: string, method?: string, body?: string, seconds?: number }} options */
-function autocannon(url, { cookie, method = 'GET', body = undefined, seconds = SECONDS }) {
+/** @param {string} url @param {{ cookie: string, method?: string, body?: string, seconds: number }} options */
+function autocannon(url, { cookie, method = 'GET', body = undefined, seconds }) {
   const args = [
     process.execPath,
     'node_modules/autocannon/autocannon.js',
@@ -120,40 +127,44 @@ async function startStack(name, { gatewayPort, servicePort, metrics }) {
   };
 }
 
+/** The names of the stack's processes, in the order of its pids (the services, then the gateway). */
+const PROCESS_NAMES = [...SERVICE_NAMES.map((name) => `${name}-svc`), 'gateway'];
+
+/** One slice of load on one stack: its throughput and each process's CPU per request. */
 async function measure(stack, load) {
-  const before = cpuMs(stack.running.pids);
-  const report = await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie });
-  const cpu = cpuMs(stack.running.pids) - before;
+  const before = cpuMsEach(stack.running.pids);
+  const report = await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: SLICE_SECONDS });
+  const perProcess = cpuMsEach(stack.running.pids).map((after, i) => (after - before[i]) / report.requests.total);
   if (report.errors + report.non2xx > 0) throw new Error(`${stack.name}: ${report.errors + report.non2xx} failed requests on ${load.label}`);
-  return { rps: report.requests.average, cpuMsPerRequest: cpu / report.requests.total };
+  return { rps: report.requests.average, cpuMsPerRequest: perProcess.reduce((sum, ms) => sum + ms, 0), perProcess };
 }
 
-/** One stack alone: started, each load warmed up then measured, stopped. */
-async function measureAlone(name) {
-  const stack = await startStack(name, { gatewayPort: 3741, servicePort: 3841, metrics: name === 'on' });
+/**
+ * One pair: a stack with metrics off and one with them on, started side by
+ * side (`first` started first), each load warmed up on both, then measured in
+ * SLICES slices, each slice loading one stack then the other (which one
+ * first alternates), so that both see the machine as it is in the same
+ * seconds. Returns, per load, the slices' figures of each side.
+ */
+async function measurePair(first) {
+  const ports = { off: { gatewayPort: 3741, servicePort: 3841 }, on: { gatewayPort: 3751, servicePort: 3861 } };
+  const stacks = {};
   try {
+    for (const name of first === 'off' ? ['off', 'on'] : ['on', 'off']) stacks[name] = await startStack(name, { ...ports[name], metrics: name === 'on' });
     const figures = [];
     for (const load of CASES) {
       // A short warm-up, so that neither side measures its JIT.
-      await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: 2 });
-      figures.push(await measure(stack, load));
+      for (const stack of Object.values(stacks)) await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: 2 });
+      const slices = { off: [], on: [] };
+      for (let slice = 0; slice < SLICES; slice++)
+        for (const name of slice % 2 === 0 ? ['off', 'on'] : ['on', 'off']) slices[name].push(await measure(stacks[name], load));
+      figures.push(slices);
     }
-    return figures;
+    return { first, figures };
   } finally {
-    await stack.stop();
+    for (const stack of Object.values(stacks)) await stack.stop();
     await sleep(500);
   }
-}
-
-/** Alternating rounds of `measureOne('off')` and `measureOne('on')`. */
-async function alternatingRounds(count, measureOne) {
-  const rounds = [];
-  for (let round = 0; round < count; round++) {
-    const figures = {};
-    for (const name of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) figures[name] = await measureOne(name);
-    rounds.push(figures);
-  }
-  return rounds;
 }
 
 /**
@@ -191,31 +202,53 @@ async function instrumentationCost() {
   return { perRequestMs, perScrapeMs };
 }
 
-/** Each load's figures over the rounds: medians of each side, the drop from the median of the rounds' ratios, and the instrumentation's share of a request's CPU. */
-function summarise(mode, rounds, cost, scrapedProcesses) {
+/**
+ * Each load's figures over the pairs' slices: the drop from the geometric
+ * mean of the slices' ratios (on / off; as many pairs started off first as
+ * on first, so the order's own effect cancels), the drop of each order
+ * apart, an interval of two standard errors, each side's median throughput
+ * and CPU per request (each process's too), and the instrumentation's share
+ * of a request's CPU.
+ */
+function summarise(mode, pairs, cost, scrapedProcesses) {
   return CASES.map((load, i) => {
-    const side = (name, key) => median(rounds.map((r) => r[name][i][key]));
-    const ratios = rounds.map((r) => r.on[i].rps / r.off[i].rps);
-    const offRps = side('off', 'rps');
-    const onRps = side('on', 'rps');
-    const offCpu = side('off', 'cpuMsPerRequest');
-    const onCpu = side('on', 'cpuMsPerRequest');
-    const drop = 1 - median(ratios);
+    const slices = (side, first) => pairs.filter((p) => !first || p.first === first).flatMap((p) => p.figures[i][side]);
+    const logRatios = (first) => {
+      const on = slices('on', first);
+      return slices('off', first).map((off, s) => Math.log(on[s].rps / off.rps));
+    };
+    const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+    const all = logRatios();
+    const standardError = Math.sqrt(all.reduce((sum, v) => sum + (v - mean(all)) ** 2, 0) / (all.length - 1) / all.length);
+    const drop = 1 - Math.exp(mean(all));
+    const interval = [1 - Math.exp(mean(all) + 2 * standardError), 1 - Math.exp(mean(all) - 2 * standardError)];
+    const offFirstDrop = 1 - Math.exp(mean(logRatios('off')));
+    const onFirstDrop = 1 - Math.exp(mean(logRatios('on')));
+    const side = (name, pick) => median(slices(name).map(pick));
+    const offRps = side('off', (f) => f.rps);
+    const onRps = side('on', (f) => f.rps);
+    const offCpu = side('off', (f) => f.cpuMsPerRequest);
+    const onCpu = side('on', (f) => f.cpuMsPerRequest);
+    const processCpu = PROCESS_NAMES.map((name, p) => ({ name, off: side('off', (f) => f.perProcess[p]), on: side('on', (f) => f.perProcess[p]) }));
     // The observations of one request, and the scrapes of the processes every 5 s shared over the requests of those 5 s.
     const scrapeShareMs = (scrapedProcesses * cost.perScrapeMs) / (5 * onRps);
     const instrumentationShare = (cost.perRequestMs + scrapeShareMs) / offCpu;
-    const roundDrops = ratios.map((ratio) => 1 - ratio);
+    const percent = (value) => (value * 100).toFixed(1);
     process.stderr.write(
-      `${mode}, ${load.label}: metrics off ${offRps.toFixed(0)} req/s (${offCpu.toFixed(3)} CPU ms/req), on ${onRps.toFixed(0)} req/s (${onCpu.toFixed(3)}); drop ${(drop * 100).toFixed(1)} % (rounds: ${roundDrops.map((d) => (d * 100).toFixed(1)).join(', ')} %); instrumentation ${(instrumentationShare * 100).toFixed(2)} % of a request's CPU\n`,
+      `${mode}, ${load.label}: metrics off ${offRps.toFixed(0)} req/s (${offCpu.toFixed(3)} CPU ms/req), on ${onRps.toFixed(0)} req/s (${onCpu.toFixed(3)}); drop ${percent(drop)} % (${percent(interval[0])} to ${percent(interval[1])} %, ${all.length} slices; pairs started off first ${percent(offFirstDrop)} %, on first ${percent(onFirstDrop)} %); CPU µs per request off -> on: ${processCpu.map((p) => `${p.name} ${(p.off * 1000).toFixed(0)} -> ${(p.on * 1000).toFixed(0)}`).join(', ')}; instrumentation ${(instrumentationShare * 100).toFixed(2)} % of a request's CPU\n`,
     );
     return {
       mode,
       label: load.label,
-      rounds: rounds.length,
+      pairs: pairs.length,
+      slices: all.length,
       offRps,
       onRps,
       drop,
-      roundDrops,
+      interval,
+      offFirstDrop,
+      onFirstDrop,
+      processCpu,
       offCpu,
       onCpu,
       cpuRise: onCpu / offCpu - 1,
@@ -225,15 +258,17 @@ function summarise(mode, rounds, cost, scrapedProcesses) {
 }
 
 const cost = await instrumentationCost();
-const instructions = await instructionRounds(INSTRUCTION_ROUNDS);
+const instructions = INSTRUCTION_ROUNDS > 0 ? await instructionRounds(INSTRUCTION_ROUNDS) : [];
 for (const r of instructions) {
   const mega = (values) => values.map((v) => (v / 1e6).toFixed(3)).join(', ');
   process.stderr.write(`embedded, ${r.label}: ${mega(r.off)} M instructions per request off, ${mega(r.on)} M on; drop ${(r.drop * 100).toFixed(1)} %\n`);
 }
-const distributed = summarise('distributed', await alternatingRounds(ROUNDS, measureAlone), cost, 7);
+const pairs = [];
+for (let pair = 0; pair < PAIRS; pair++) pairs.push(await measurePair(pair % 2 === 0 ? 'off' : 'on'));
+const distributed = summarise('distributed', pairs, cost, 7);
 process.stdout.write(
   `${JSON.stringify({
-    seconds: SECONDS,
+    sliceSeconds: SLICE_SECONDS,
     budget: METRICS_DROP_BUDGET,
     instrumentation: cost,
     instructions: instructions.map((r) => ({ ...r, met: r.drop < METRICS_DROP_BUDGET })),

@@ -403,7 +403,7 @@ async function main() {
     exported.met,
   );
 
-  // What metrics cost (issue 20): the embedded vault's instructions per request with metrics off and on (callgrind), held to the budget; the distributed stack's throughput, printed.
+  // What metrics cost (issue 20): the embedded vault's instructions per request with metrics off and on (callgrind), held to the budget; the distributed stack's throughput, printed with its interval.
   const cost = metricsCost();
   const mega = (values) => values.map((v) => (v / 1e6).toFixed(2)).join(', ');
   for (const r of cost.instructions)
@@ -417,14 +417,14 @@ async function main() {
       r.met,
     );
   for (const r of cost.results) {
-    const spread = `${(Math.min(...r.roundDrops) * 100).toFixed(1)} to ${(Math.max(...r.roundDrops) * 100).toFixed(1)} %`;
+    const percent = (value) => (value * 100).toFixed(1);
     row(
       'metrics',
       `${r.label}: throughput drop with metrics on (req/s, distributed)`,
-      (r.drop * 100).toFixed(1),
+      percent(r.drop),
       '%',
       '',
-      `off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s (median of ${r.rounds} rounds, each stack started alone, alternating: ${spread}; a round moves by ±15 % here); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms`,
+      `${percent(r.interval[0])} to ${percent(r.interval[1])} % (two standard errors); off ${r.offRps.toFixed(0)} req/s, on ${r.onRps.toFixed(0)} req/s; a stack of each side running side by side, loaded in turn, ${r.slices} slices of ${cost.sliceSeconds} s in ${r.pairs} pairs (started off first ${percent(r.offFirstDrop)} %, on first ${percent(r.onFirstDrop)} %); CPU per request ${r.offCpu.toFixed(2)} -> ${r.onCpu.toFixed(2)} ms (${r.processCpu.map((p) => `${p.name} ${(p.off * 1000).toFixed(0)} -> ${(p.on * 1000).toFixed(0)} µs`).join(', ')})`,
     );
   }
   row(
