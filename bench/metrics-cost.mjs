@@ -219,9 +219,10 @@ function summarise(mode, pairs, cost, scrapedProcesses) {
     };
     const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
     const all = logRatios();
-    const standardError = Math.sqrt(all.reduce((sum, v) => sum + (v - mean(all)) ** 2, 0) / (all.length - 1) / all.length);
-    const drop = 1 - Math.exp(mean(all));
-    const interval = [1 - Math.exp(mean(all) + 2 * standardError), 1 - Math.exp(mean(all) - 2 * standardError)];
+    const meanLog = mean(all);
+    const standardError = Math.sqrt(all.reduce((sum, v) => sum + (v - meanLog) ** 2, 0) / (all.length - 1) / all.length);
+    const drop = 1 - Math.exp(meanLog);
+    const interval = [1 - Math.exp(meanLog + 2 * standardError), 1 - Math.exp(meanLog - 2 * standardError)];
     const offFirstDrop = 1 - Math.exp(mean(logRatios('off')));
     const onFirstDrop = 1 - Math.exp(mean(logRatios('on')));
     const side = (name, pick) => median(slices(name).map(pick));
