@@ -31,7 +31,7 @@ export async function startGateway(config: VaultConfig): Promise<NestFastifyAppl
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: 'gateway' }),
       GatewayModule.forRoot(gatewayOptions(config, { redisUrl, webDistDir: web?.distDir }), web),
       // Not ready while it cannot reach the broker: no route could reach a service, no access event would leave.
-      HealthModule.register([TRANSPORT_READINESS, EVENTS_READINESS]),
+      HealthModule.register([TRANSPORT_READINESS, EVENTS_READINESS], { stopDelayMs: config.VAULT_STOP_DELAY_SECONDS * 1000 }),
     ],
   })
   class GatewayProcessModule {}

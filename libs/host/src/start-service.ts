@@ -28,7 +28,7 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
       TransportServerModule.forServer(transport, `${name}-svc`),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: `${name}-svc` }),
       // Not ready while it cannot reach the broker: requests would not arrive, events would not leave.
-      HealthModule.register([DATABASE_READINESS, TRANSPORT_SERVER_READINESS, EVENTS_READINESS]),
+      HealthModule.register([DATABASE_READINESS, TRANSPORT_SERVER_READINESS, EVENTS_READINESS], { stopDelayMs: config.VAULT_STOP_DELAY_SECONDS * 1000 }),
       domainModule,
     ],
   })

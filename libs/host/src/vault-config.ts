@@ -57,6 +57,8 @@ export const VaultEnvironment = z.object({
   VAULT_SKIP_MIGRATIONS: flag,
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   RPC_TIMEOUT_MS: intVar(1500, 50, 60_000),
+  /** Seconds a gateway or service told to stop (SIGTERM) keeps serving, answering not ready, before it closes (docs/deploy.md, "Upgrade"). */
+  VAULT_STOP_DELAY_SECONDS: intVar(0, 0, 120),
   REDIS_URL: optionalVar(z.url({ error: 'must be a redis:// URL' })),
   SESSION_TTL_SECONDS: intVar(1800, 1, 86_400),
   /** Sign-in protection (README, "Security"): consecutive failures that lock an address out, and for how long. */

@@ -12,6 +12,9 @@ export interface AppProcess {
   /** Every JSON line the process has written to its standard output so far. */
   lines: LogLine[];
   stop(): Promise<void>;
+  /** Sends a signal, as the kubelet or a process manager does; `exited` resolves once the process has ended. */
+  signal(name: NodeJS.Signals): void;
+  exited: Promise<void>;
 }
 
 /**
@@ -66,7 +69,7 @@ export async function startApp(entry: string, env: Record<string, string>, ready
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, lines, stop };
+  return { url, lines, stop, signal: (name) => child.kill(name), exited };
 }
 
 /** The first line `matches` accepts, waiting for it a little: a process writes some lines after it has answered. */

@@ -1,6 +1,17 @@
 import { OBSERVABILITY, type Observability } from './observability/observability.js';
 import { Public } from './public.decorator.js';
-import { Controller, Get, HttpCode, Inject, Module, Optional, ServiceUnavailableException, type DynamicModule } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Injectable,
+  Module,
+  Optional,
+  type OnModuleDestroy,
+  ServiceUnavailableException,
+  type DynamicModule,
+} from '@nestjs/common';
 
 /** Something a service needs before it can serve: its database, its broker. */
 export interface ReadinessCheck {
@@ -10,10 +21,39 @@ export interface ReadinessCheck {
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
+const STOP_DELAY_MS = Symbol('STOP_DELAY_MS');
+
+/**
+ * The process told to stop (SIGTERM: its shutdown begins): its readiness fails
+ * at once, so that what routes by readiness (kube-proxy, a load balancer) stops
+ * sending it connections, and it keeps serving for the delay while that news
+ * travels. It waits in onModuleDestroy, the shutdown's first hooks: the HTTP
+ * server closes (finishing what is in flight) only after them, and the vault's
+ * modules let go of their connections later still (onApplicationShutdown).
+ */
+@Injectable()
+class StopDelay implements OnModuleDestroy {
+  private stopping = false;
+
+  constructor(@Inject(STOP_DELAY_MS) private readonly delayMs: number) {}
+
+  get received(): boolean {
+    return this.stopping;
+  }
+
+  async onModuleDestroy() {
+    this.stopping = true;
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+  }
+}
+
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(@Optional() @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[] = []) {}
+  constructor(
+    private readonly stop: StopDelay,
+    @Optional() @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[] = [],
+  ) {}
 
   /** Alive as long as the event loop answers. */
   @Get('live')
@@ -25,6 +65,7 @@ export class HealthController {
   /** Ready only when every dependency answers; otherwise 503 naming the failing ones. */
   @Get('ready')
   async ready() {
+    if (this.stop.received) throw new ServiceUnavailableException('Not ready: stopping');
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {
@@ -61,12 +102,17 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 @Module({})
 export class HealthModule {
-  /** `checks` are provider tokens whose instances implement ReadinessCheck. */
-  static register(checks: Array<string | symbol | (abstract new (...args: never[]) => unknown)>): DynamicModule {
+  /**
+   * `checks` are provider tokens whose instances implement ReadinessCheck;
+   * `stopDelayMs`, how long the process serves on, not ready, once told to stop.
+   */
+  static register(checks: Array<string | symbol | (abstract new (...args: never[]) => unknown)>, { stopDelayMs = 0 } = {}): DynamicModule {
     return {
       module: HealthModule,
       controllers: [HealthController],
       providers: [
+        { provide: STOP_DELAY_MS, useValue: stopDelayMs },
+        StopDelay,
         {
           provide: READINESS_CHECKS,
           // The same checks, at each scrape, in the process's metrics (vault_readiness).
