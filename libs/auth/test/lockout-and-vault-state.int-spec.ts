@@ -32,32 +32,76 @@ describe('auth-svc on its own database', () => {
   describe('the lockout', () => {
     const lockout = () => new LockoutService(drizzleFor(connection), { maxFailures: 5, lockoutSeconds: 900 });
 
-    it('judges five places of a streak and locks the address at the fifth failure', async () => {
+    it('judges five wrong passwords of a streak and locks the address at the fifth', async () => {
       const service = lockout();
-      const places = [];
+      const verdicts = [];
       for (let i = 0; i < 5; i++) {
         const claim = await service.claim('203.0.113.1');
-        places.push(claim);
-        if (claim.judged) await service.recordFailure('203.0.113.1', claim.position);
+        verdicts.push({ claim, locked: claim.judged && (await service.recordFailure('203.0.113.1')) });
       }
-      expect(places).toEqual([1, 2, 3, 4, 5].map((position) => ({ judged: true, position })));
-      expect(await service.claim('203.0.113.1')).toEqual({ judged: false });
+      expect(verdicts).toEqual([0, 1, 2, 3, 4].map((failuresBefore) => ({ claim: { judged: true, failuresBefore }, locked: failuresBefore === 4 })));
+      expect(await service.claim('203.0.113.1')).toEqual({ judged: false, reason: 'locked' });
+      expect(await service.claimInTurn('203.0.113.1')).toEqual({ judged: false, reason: 'locked' });
       // Another address is not locked out by the first.
-      expect(await service.claim('203.0.113.2')).toEqual({ judged: true, position: 1 });
+      expect(await service.claim('203.0.113.2')).toEqual({ judged: true, failuresBefore: 0 });
     });
 
     it('judges at most five of fifty attempts that arrive at once', async () => {
       const claims = await Promise.all(Array.from({ length: 50 }, () => lockout().claim('198.51.100.9')));
-      const judged = claims.filter((claim) => claim.judged).map((claim) => claim.judged && claim.position);
-      expect(judged.sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(claims.filter((claim) => claim.judged)).toHaveLength(5);
+      expect(claims.filter((claim) => !claim.judged && claim.reason === 'busy')).toHaveLength(45);
     });
 
-    it('ends a streak on the right password when no other attempt came after it', async () => {
+    it('never counts a right password toward the lock, however the sign-ins overlap', async () => {
       const service = lockout();
-      const first = await service.claim('192.0.2.5');
-      expect(first).toEqual({ judged: true, position: 1 });
-      await service.release('192.0.2.5', 1);
+      // Four at a time, ten rounds, each settled in another order: a phone, a laptop and an app behind one router.
+      for (let round = 0; round < 10; round++) {
+        const claims = await Promise.all(Array.from({ length: 4 }, () => service.claim('192.0.2.44')));
+        expect(claims).toEqual(Array.from({ length: 4 }, () => ({ judged: true, failuresBefore: 0 })));
+        const order = round % 2 === 0 ? [0, 1, 2, 3] : [3, 1, 0, 2];
+        for (const i of order) await service.release('192.0.2.44', claims[i] as { judged: true; failuresBefore: number });
+      }
+      expect(await db.query("select * from auth.login_failures where ip_address = '192.0.2.44'")).toEqual([]);
+    });
+
+    it('waits its turn while the places are held by attempts being judged, then is judged', async () => {
+      const service = lockout();
+      const held = await Promise.all(Array.from({ length: 5 }, () => service.claim('192.0.2.45')));
+      expect(held.every((claim) => claim.judged)).toBe(true);
+      expect(await service.claim('192.0.2.45')).toEqual({ judged: false, reason: 'busy' });
+      const waiting = service.claimInTurn('192.0.2.45');
+      await service.release('192.0.2.45', { judged: true, failuresBefore: 0 });
+      expect(await waiting).toEqual({ judged: true, failuresBefore: 0 });
+    });
+
+    it('ends the streak of failures before the right password, not the guesses judged beside it, and forgets the address', async () => {
+      const service = lockout();
+      const wrong = async () => {
+        await service.claim('192.0.2.5');
+        await service.recordFailure('192.0.2.5');
+      };
+      for (let i = 0; i < 3; i++) await wrong();
+      const right = await service.claim('192.0.2.5');
+      expect(right).toEqual({ judged: true, failuresBefore: 3 });
+      // A guess judged while the right password is being hashed still counts after it.
+      await wrong();
+      await service.release('192.0.2.5', right as { judged: true; failuresBefore: number });
+      expect(await db.query("select failures, in_flight from auth.login_failures where ip_address = '192.0.2.5'")).toEqual([{ failures: 1, in_flight: 0 }]);
+      const again = await service.claim('192.0.2.5');
+      expect(again).toEqual({ judged: true, failuresBefore: 1 });
+      await service.release('192.0.2.5', again as { judged: true; failuresBefore: number });
       expect(await db.query("select * from auth.login_failures where ip_address = '192.0.2.5'")).toEqual([]);
+    });
+
+    it('gives the place back when judging fails, and frees places a crash left after a minute', async () => {
+      const service = lockout();
+      await service.claim('192.0.2.6');
+      await expect(service.judge('192.0.2.6', async () => Promise.reject(new Error('database gone')))).rejects.toThrow('database gone');
+      expect(await db.query("select failures, in_flight from auth.login_failures where ip_address = '192.0.2.6'")).toEqual([{ failures: 0, in_flight: 0 }]);
+      for (let i = 0; i < 5; i++) await service.claim('192.0.2.6');
+      expect(await service.claim('192.0.2.6')).toEqual({ judged: false, reason: 'busy' });
+      await db.query("update auth.login_failures set last_failure_at = now() - interval '61 seconds' where ip_address = '192.0.2.6'");
+      expect(await service.claim('192.0.2.6')).toEqual({ judged: true, failuresBefore: 0 });
     });
   });
 

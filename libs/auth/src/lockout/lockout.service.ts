@@ -1,21 +1,46 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Database } from '@vault/persistence';
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { RpcFailure } from '@vault/transport';
+import { and, eq, sql } from 'drizzle-orm';
 import { InjectAuthDb } from '../database.js';
 import { loginFailures } from '../schema/login-failures.table.js';
 import { LOCKOUT_OPTIONS, type LockoutOptions } from './lockout.options.js';
 
 export const LOCKED = 'Account locked after repeated failed sign-ins. Try again later.';
-
-/** A sign-in attempt's place in its address's streak, or a refusal: the address is locked out. */
-export type SignInClaim = { judged: true; position: number } | { judged: false };
+export const BUSY = 'Too many sign-in attempts at once from this address. Try again in a moment.';
 
 /**
- * The per-address lockout. Every attempt claims its place in the streak in
- * one statement BEFORE its password is hashed, so parallel attempts cannot
- * all pass the check before any failure is counted: only the first
- * `maxFailures` places of a streak are ever judged, and a claim beyond them
- * locks the address at once.
+ * Whether a sign-in attempt may be judged, with the streak's failures when it
+ * was claimed; refused while its address is locked out, or while its place
+ * would exceed the lock's.
+ */
+export type SignInClaim = { judged: true; failuresBefore: number } | { judged: false; reason: 'locked' | 'busy' };
+
+/** What an attempt refused unjudged answers: 423 while the address is locked, 429 while its places are all being judged. */
+export function refusalOf(claim: Extract<SignInClaim, { judged: false }>): RpcFailure {
+  return claim.reason === 'locked' ? new RpcFailure(423, LOCKED) : new RpcFailure(429, BUSY);
+}
+
+/** An attempt never takes this long (the gateway gives up after its RPC deadline): a place held longer was left by a crash. */
+const IN_FLIGHT_EXPIRY = sql.raw(`interval '60 seconds'`);
+/**
+ * How long an attempt waits for a place while others from its address are
+ * being judged (within VerifyOwner's deadline), and how often it looks again
+ * when no attempt of this process wakes it (another replica judged them).
+ */
+const WAIT_FOR_PLACE_MS = 3_000;
+const LOOK_AGAIN_MS = 100;
+
+/**
+ * The per-address lockout (OWASP: lock after repeated failures, count only
+ * failures). Every attempt claims a place BEFORE its password is hashed, so
+ * parallel attempts cannot all pass the check before any failure is counted:
+ * an attempt is judged only while the streak's failures plus the attempts in
+ * flight stay under the threshold, so at most `maxFailures` wrong passwords
+ * are ever judged before the lock, however many arrive at once. A right
+ * password only gives its place back and ends the streak of failures, so
+ * overlapping correct sign-ins (a phone, a laptop and the installed app
+ * behind one home router) never add up to a lock.
  */
 @Injectable()
 export class LockoutService {
@@ -24,52 +49,117 @@ export class LockoutService {
     @Inject(LOCKOUT_OPTIONS) private readonly options: LockoutOptions,
   ) {}
 
+  /** The attempts of this process waiting for a place, per address, first come first woken. */
+  private readonly waiting = new Map<string, Array<() => void>>();
+
+  /** A place for this attempt, waiting briefly while the places are held by attempts being judged. */
+  async claimInTurn(ipAddress: string): Promise<SignInClaim> {
+    const deadline = Date.now() + WAIT_FOR_PLACE_MS;
+    for (;;) {
+      const claim = await this.claim(ipAddress);
+      if (claim.judged || claim.reason === 'locked' || Date.now() >= deadline) return claim;
+      await this.placeFreed(ipAddress, Math.min(LOOK_AGAIN_MS, deadline - Date.now()));
+    }
+  }
+
+  /** Resolves when an attempt of this process gives a place back, or after `ms` at the latest. */
+  private placeFreed(ipAddress: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const queue = this.waiting.get(ipAddress) ?? [];
+      this.waiting.set(ipAddress, queue);
+      const wake = () => {
+        clearTimeout(timer);
+        const at = queue.indexOf(wake);
+        if (at !== -1) queue.splice(at, 1);
+        if (queue.length === 0 && this.waiting.get(ipAddress) === queue) this.waiting.delete(ipAddress);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      queue.push(wake);
+    });
+  }
+
+  /** One waiter per place given back; all of them when the address is locked, as none will be judged. */
+  private wake(ipAddress: string, all: boolean) {
+    const queue = this.waiting.get(ipAddress);
+    if (!queue) return;
+    for (const wake of all ? [...queue] : queue.slice(0, 1)) wake();
+  }
+
+  /** One try for a place, in one transaction that holds the address's row. */
   async claim(ipAddress: string): Promise<SignInClaim> {
     const { maxFailures } = this.options;
     const period = this.period();
-    // A streak ends when its last attempt is older than the lockout period, or when its lockout has run out.
-    const streakOver = sql`(${loginFailures.lastFailureAt} < now() - ${period} or ${loginFailures.lockedUntil} <= now())`;
-    const position = sql`case when ${streakOver} then 1 else ${loginFailures.failures} + 1 end`;
-    const [row] = await this.db
-      .insert(loginFailures)
-      .values({ ipAddress, failures: 1, lastFailureAt: sql`now()`, lockedUntil: null })
-      .onConflictDoUpdate({
-        target: loginFailures.ipAddress,
-        set: {
-          failures: position,
-          lastFailureAt: sql`now()`,
-          lockedUntil: sql`case when ${loginFailures.lockedUntil} > now() then ${loginFailures.lockedUntil} when ${position} > ${maxFailures} then now() + ${period} else null end`,
-        },
-      })
-      .returning({ failures: loginFailures.failures, locked: sql<boolean>`coalesce(${loginFailures.lockedUntil} > now(), false)` });
-    return row.locked ? { judged: false } : { judged: true, position: row.failures };
-  }
-
-  /** A wrong password at `position`: the last place a streak may judge locks the address. Returns true when locked. */
-  async recordFailure(ipAddress: string, position: number): Promise<boolean> {
-    if (position < this.options.maxFailures) return false;
-    await this.db
-      .update(loginFailures)
-      .set({ lockedUntil: sql`greatest(coalesce(${loginFailures.lockedUntil}, now()), now() + ${this.period()})` })
-      .where(eq(loginFailures.ipAddress, ipAddress));
-    return true;
+    return this.db.transaction(async (tx) => {
+      // The no-op update locks the row, so claims of one address take turns; a new address starts empty.
+      const [row] = await tx
+        .insert(loginFailures)
+        .values({ ipAddress, failures: 0, inFlight: 0, lastFailureAt: sql`now()`, lockedUntil: null })
+        .onConflictDoUpdate({ target: loginFailures.ipAddress, set: { ipAddress: sql`excluded.ip_address` } })
+        .returning({
+          // A streak ends when its last attempt is older than the lockout period, or when its lockout has run out.
+          failures: sql<number>`case when ${loginFailures.lastFailureAt} < now() - ${period} or ${loginFailures.lockedUntil} <= now() then 0 else ${loginFailures.failures} end`,
+          inFlight: sql<number>`case when ${loginFailures.lastFailureAt} < now() - ${IN_FLIGHT_EXPIRY} then 0 else ${loginFailures.inFlight} end`,
+          locked: sql<boolean>`coalesce(${loginFailures.lockedUntil} > now(), false)`,
+        });
+      if (row.locked) return { judged: false, reason: 'locked' } as const;
+      if (row.failures + row.inFlight >= maxFailures) return { judged: false, reason: 'busy' } as const;
+      await tx
+        .update(loginFailures)
+        .set({ failures: row.failures, inFlight: row.inFlight + 1, lastFailureAt: sql`now()`, lockedUntil: null })
+        .where(eq(loginFailures.ipAddress, ipAddress));
+      return { judged: true, failuresBefore: row.failures } as const;
+    });
   }
 
   /**
-   * The right password at `position` ends the streak, when no other attempt
-   * was claimed after it. With others in flight (a burst of guesses racing
-   * the owner) every place stays counted: a success never reopens places for
-   * guesses already made, so a burst never has more than `maxFailures`
-   * passwords judged, the right one included.
+   * Judges a claimed attempt; when judging fails (its database, a broken
+   * passkey) the place is given back, or the address would stay busy until
+   * the places expire.
    */
-  async release(ipAddress: string, position: number): Promise<void> {
+  async judge<T>(ipAddress: string, judgement: () => Promise<T>): Promise<T> {
+    try {
+      return await judgement();
+    } catch (error) {
+      await this.unclaim(ipAddress).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** A wrong password or code: it counts, and the threshold's failure locks the address. Returns true when locked. */
+  async recordFailure(ipAddress: string): Promise<boolean> {
+    const [row] = await this.db
+      .update(loginFailures)
+      .set({
+        failures: sql`${loginFailures.failures} + 1`,
+        inFlight: sql`greatest(${loginFailures.inFlight} - 1, 0)`,
+        lockedUntil: sql`case when ${loginFailures.failures} + 1 >= ${this.options.maxFailures} then greatest(coalesce(${loginFailures.lockedUntil}, now()), now() + ${this.period()}) else ${loginFailures.lockedUntil} end`,
+      })
+      .where(eq(loginFailures.ipAddress, ipAddress))
+      .returning({ locked: sql<boolean>`coalesce(${loginFailures.lockedUntil} > now(), false)` });
+    const locked = row?.locked ?? false;
+    this.wake(ipAddress, locked);
+    return locked;
+  }
+
+  /**
+   * The right password (or factor) ends the streak of failures as it stood
+   * when the attempt was claimed: its place is given back, and the failures
+   * before it no longer count. Guesses judged beside it still do, so a burst
+   * of guesses racing the owner never gets more than the lock's number of
+   * wrong passwords judged. Once nothing else is in flight and no lock runs,
+   * the address is forgotten.
+   */
+  async release(ipAddress: string, claim: Extract<SignInClaim, { judged: true }>): Promise<void> {
+    await this.giveBack(ipAddress, claim.failuresBefore);
     await this.db
       .delete(loginFailures)
       .where(
         and(
           eq(loginFailures.ipAddress, ipAddress),
-          eq(loginFailures.failures, position),
-          or(isNull(loginFailures.lockedUntil), lte(loginFailures.lockedUntil, sql`now()`)),
+          eq(loginFailures.failures, 0),
+          eq(loginFailures.inFlight, 0),
+          sql`coalesce(${loginFailures.lockedUntil} <= now(), true)`,
         ),
       );
   }
@@ -80,11 +170,20 @@ export class LockoutService {
    * codes before and after it add up, and only the factor ends the streak.
    * Otherwise one right password between guesses would reopen every place.
    */
-  async unclaim(ipAddress: string, position: number): Promise<void> {
+  async unclaim(ipAddress: string): Promise<void> {
+    await this.giveBack(ipAddress, 0);
+  }
+
+  /** Gives a place back, and takes `failuresEnded` off the streak unless it earned a lock that still runs. */
+  private async giveBack(ipAddress: string, failuresEnded: number) {
     await this.db
       .update(loginFailures)
-      .set({ failures: sql`${loginFailures.failures} - 1` })
-      .where(and(eq(loginFailures.ipAddress, ipAddress), eq(loginFailures.failures, position)));
+      .set({
+        inFlight: sql`greatest(${loginFailures.inFlight} - 1, 0)`,
+        failures: sql`case when ${loginFailures.lockedUntil} > now() then ${loginFailures.failures} else greatest(${loginFailures.failures} - ${failuresEnded}, 0) end`,
+      })
+      .where(eq(loginFailures.ipAddress, ipAddress));
+    this.wake(ipAddress, false);
   }
 
   private period() {

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GetOwnerProfile, VerifyOwner, type Owner, type PasswordVerdict, type RpcRequest } from '@vault/contracts';
 import { Handles, RpcFailure } from '@vault/transport';
-import { LOCKED, LockoutService } from '../lockout/lockout.service.js';
+import { LOCKED, LockoutService, refusalOf } from '../lockout/lockout.service.js';
 import { SecondFactorService } from '../second-factor/second-factor.service.js';
 import { OwnerCredentialService } from './owner-credential.service.js';
 import { OWNER_OPTIONS, type OwnerOptions } from './owner.options.js';
@@ -19,21 +19,25 @@ export class OwnerHandlers {
    * The attempt claims its place in the address's streak before the password
    * is hashed: a locked-out address is refused unjudged, so the right password
    * does not open the vault until the lockout ends, however many attempts
-   * arrive at once. With a second factor enrolled the right password does
-   * not end the streak: the factor does (VerifySecondFactor).
+   * arrive at once; only a wrong one counts toward the lock. With a second
+   * factor enrolled the right password does not end the streak: the factor
+   * does (VerifySecondFactor).
    */
   @Handles(VerifyOwner)
   async verify(request: RpcRequest<typeof VerifyOwner>): Promise<PasswordVerdict> {
     const ip = request.client?.ip ?? 'unknown';
-    const claim = await this.lockout.claim(ip);
-    if (!claim.judged) throw new RpcFailure(423, LOCKED);
-    if (!(await this.credentials.verify(request.username, request.password))) {
-      if (await this.lockout.recordFailure(ip, claim.position)) throw new RpcFailure(423, LOCKED);
+    const claim = await this.lockout.claimInTurn(ip);
+    if (!claim.judged) throw refusalOf(claim);
+    // The factors enrolled when the password is right, undefined when it is wrong.
+    const secondFactor = await this.lockout.judge(ip, async () =>
+      (await this.credentials.verify(request.username, request.password)) ? await this.factors.methods() : undefined,
+    );
+    if (!secondFactor) {
+      if (await this.lockout.recordFailure(ip)) throw new RpcFailure(423, LOCKED);
       throw RpcFailure.unauthorized('Invalid credentials');
     }
-    const secondFactor = await this.factors.methods();
-    if (secondFactor.length > 0) await this.lockout.unclaim(ip, claim.position);
-    else await this.lockout.release(ip, claim.position);
+    if (secondFactor.length > 0) await this.lockout.unclaim(ip);
+    else await this.lockout.release(ip, claim);
     return { ...this.ownerProfile(), secondFactor };
   }
 

@@ -14,7 +14,7 @@ import {
   type RpcRequest,
 } from '@vault/contracts';
 import { Handles, RpcFailure } from '@vault/transport';
-import { LOCKED, LockoutService } from '../lockout/lockout.service.js';
+import { LOCKED, LockoutService, refusalOf } from '../lockout/lockout.service.js';
 import { OWNER_OPTIONS, type OwnerOptions } from '../owner/owner.options.js';
 import { SecondFactorService } from './second-factor.service.js';
 
@@ -85,14 +85,14 @@ export class SecondFactorHandlers {
   @Handles(VerifySecondFactor)
   async verify(request: RpcRequest<typeof VerifySecondFactor>) {
     const ip = request.client?.ip ?? 'unknown';
-    const claim = await this.lockout.claim(ip);
-    if (!claim.judged) throw new RpcFailure(423, LOCKED);
-    const method = await this.factors.judge({ code: request.code, passkey: request.passkey });
+    const claim = await this.lockout.claimInTurn(ip);
+    if (!claim.judged) throw refusalOf(claim);
+    const method = await this.lockout.judge(ip, () => this.factors.judge({ code: request.code, passkey: request.passkey }));
     if (!method) {
-      if (await this.lockout.recordFailure(ip, claim.position)) throw new RpcFailure(423, LOCKED);
+      if (await this.lockout.recordFailure(ip)) throw new RpcFailure(423, LOCKED);
       throw RpcFailure.unauthorized(request.passkey ? 'The passkey was not accepted' : 'Invalid code');
     }
-    await this.lockout.release(ip, claim.position);
+    await this.lockout.release(ip, claim);
     return { owner: { name: this.owner.name, username: this.owner.username }, method };
   }
 }

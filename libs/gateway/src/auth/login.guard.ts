@@ -29,6 +29,7 @@ export class LoginGuard extends AuthGuard('local') {
     } catch (error) {
       const status = error instanceof HttpException ? error.getStatus() : (error as { status?: number }).status;
       if (status === 423) this.access.record(request, 'account_locked', false);
+      else if (status === 429) this.access.record(request, 'rate_limited', false);
       else if (status !== undefined && status < 500) this.access.record(request, 'failed_login', false);
       throw error;
     }
