@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OwnerCredentialService } from '@vault/auth';
 import { ApiClient, createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@vault/testing';
 import { PrivateNats, freePort } from './private-nats.js';
 import { OWNER, startDistributedStack } from './stack.js';
@@ -160,4 +161,26 @@ describe('distributed mode: a broker outage', () => {
     }
     expect(logged).toEqual(wanted);
   }, 150_000); // 60 s of outage, the stack's start and the checks around it.
+
+  it('a sign-in in flight when NATS dies answers 503 within the RPC deadline, not after its own longer one', async () => {
+    // The password takes 3 s to judge here, so the broker surely dies while the sign-in waits for its answer.
+    const credentials = stack.apps().auth.get(OwnerCredentialService, { strict: false });
+    const judge = credentials.verify.bind(credentials);
+    credentials.verify = async (username: string, password: string) => {
+      await sleep(3000);
+      return judge(username, password);
+    };
+    try {
+      const signingIn = new ApiClient(stack.url).login(OWNER.username, OWNER.password);
+      await sleep(500);
+      const killedAt = Date.now();
+      await nats.kill();
+      const { status } = await signingIn;
+      const answeredAfterMs = Date.now() - killedAt;
+      expect({ status, withinTheDeadline: answeredAfterMs < Number(stack.config.RPC_TIMEOUT_MS) }).toEqual({ status: 503, withinTheDeadline: true });
+    } finally {
+      credentials.verify = judge;
+      await nats.start();
+    }
+  }, 30_000);
 });

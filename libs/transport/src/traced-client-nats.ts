@@ -6,7 +6,11 @@ import { watchNatsConnection } from './nats-connection-metrics.js';
 /**
  * Nest's NATS client, sending the caller's trace in each request's headers
  * (W3C `traceparent`) so that the service's span joins the gateway's trace,
- * and following its connection for the metrics.
+ * and following its connection for the metrics. When the connection drops,
+ * the requests in flight fail at once (503): their replies went to a
+ * connection that is gone (core NATS keeps nothing for a subscriber that is
+ * away), so waiting out their deadlines (5 s for a sign-in, whose argon2 may
+ * queue) would only hold the owner's answer back.
  */
 export class TracedClientNats extends ClientNats {
   constructor(
@@ -15,6 +19,7 @@ export class TracedClientNats extends ClientNats {
   ) {
     // Static headers, none: with them set, ClientNats makes a headers object for every message, which mergeHeaders fills.
     super({ ...options, headers: {} });
+    this.on('disconnect', () => this.handleClose());
   }
 
   protected override mergeHeaders<THeaders = unknown>(requestHeaders?: THeaders) {
