@@ -19,6 +19,26 @@ export function describeGuard(baseUrl: () => string) {
     expect(sameOrigin.status).toBe(201);
   });
 
+  it('refuses writes from another port of its own host (the same site, so SameSite cookies go along) and changes nothing', async () => {
+    const client = new ApiClient(baseUrl());
+    await client.login(OWNER.username, OWNER.password);
+    const otherPort = new URL(baseUrl());
+    otherPort.port = '1';
+    const before = { targets: (await client.request('GET', '/api/targets')).json, user: (await client.request('GET', '/api/user')).json };
+    // As browsers without Fetch Metadata send them: the Origin, or only the Referer.
+    const attempts: Array<[string, string, unknown, Record<string, string>]> = [
+      ['POST', '/api/targets', { title: 'Planted' }, { origin: otherPort.origin }],
+      ['POST', '/api/settings/global-access', undefined, { origin: otherPort.origin }],
+      ['POST', '/api/settings/self-destruct', undefined, { origin: otherPort.origin }],
+      ['POST', '/api/settings/self-destruct', undefined, { referer: `${otherPort.origin}/` }],
+    ];
+    for (const [method, path, body, headers] of attempts) {
+      const answer = await client.request(method, path, body, headers);
+      expect([path, answer.status, answer.text]).toEqual([path, 403, 'Cross-site request refused']);
+    }
+    expect({ targets: (await client.request('GET', '/api/targets')).json, user: (await client.request('GET', '/api/user')).json }).toEqual(before);
+  });
+
   it('sends the security headers on pages and on the API', async () => {
     const client = new ApiClient(baseUrl());
     for (const path of ['/', '/api/system/status', '/api/targets']) {

@@ -1,32 +1,49 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_ALLOWED_HOSTS } from './allowed-hosts.js';
-import { isSameSite } from './cross-site.js';
+import { isSameOrigin } from './cross-site.js';
 
-const request = (headers: Record<string, string>) => ({ headers, host: headers.host ?? '127.0.0.1:3000' }) as unknown as FastifyRequest;
+const request = (headers: Record<string, string>, protocol = 'http') =>
+  ({ headers, host: headers.host ?? '127.0.0.1:3000', protocol }) as unknown as FastifyRequest;
 
-describe('isSameSite', () => {
-  it('takes a page of an allowed host, whichever allowed name the request came by', () => {
-    expect(isSameSite(request({ origin: 'http://127.0.0.1:3000' }), DEFAULT_ALLOWED_HOSTS)).toBe(true);
-    expect(isSameSite(request({ host: '127.0.0.1:3000', origin: 'http://localhost:3000' }), DEFAULT_ALLOWED_HOSTS)).toBe(true);
-    expect(isSameSite(request({ referer: 'https://vault.acme.example/journal' }), ['vault.acme.example'])).toBe(true);
-    expect(isSameSite(request({}), DEFAULT_ALLOWED_HOSTS)).toBe(true);
+describe('isSameOrigin', () => {
+  it('takes a page of the origin the request was sent to, and a request without Origin or Referer', () => {
+    expect(isSameOrigin(request({ origin: 'http://127.0.0.1:3000' }))).toBe(true);
+    expect(isSameOrigin(request({ host: 'LOCALHOST:3000', origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }))).toBe(true);
+    expect(isSameOrigin(request({ host: 'vault.acme.example', referer: 'https://vault.acme.example/journal' }, 'https'))).toBe(true);
+    expect(isSameOrigin(request({ host: 'vault.acme.example:443', origin: 'https://vault.acme.example' }, 'https'))).toBe(true);
+    expect(isSameOrigin(request({ host: '[::1]:3000', origin: 'http://[::1]:3000' }))).toBe(true);
+    // A proxy that ends TLS without being trusted to say so: the vault sees http, the page is https.
+    expect(isSameOrigin(request({ host: 'vault.acme.example', origin: 'https://vault.acme.example' }))).toBe(true);
+    expect(isSameOrigin(request({}))).toBe(true);
+    expect(isSameOrigin(request({ 'sec-fetch-site': 'none' }))).toBe(true);
   });
 
-  it('refuses an Origin outside the allowed hosts even when the Host claims the same name (DNS rebinding)', () => {
-    expect(isSameSite(request({ host: 'rebound.example', origin: 'http://rebound.example' }), DEFAULT_ALLOWED_HOSTS)).toBe(false);
-    expect(isSameSite(request({ origin: 'http://rebound.example:3000' }), DEFAULT_ALLOWED_HOSTS)).toBe(false);
-    expect(isSameSite(request({ origin: 'https://vault.acme.example:8443' }), ['vault.acme.example:443'])).toBe(false);
+  it('refuses another port of the same host, which is the same site: SameSite cookies go along', () => {
+    expect(isSameOrigin(request({ origin: 'http://127.0.0.1:1' }))).toBe(false);
+    expect(isSameOrigin(request({ origin: 'http://127.0.0.1' }))).toBe(false);
+    expect(isSameOrigin(request({ host: 'vault.acme.example', origin: 'http://vault.acme.example:8080' }))).toBe(false);
+    expect(isSameOrigin(request({ host: 'vault.acme.example', origin: 'https://vault.acme.example:8443' }, 'https'))).toBe(false);
+    expect(isSameOrigin(request({ referer: 'http://127.0.0.1:3001/page' }))).toBe(false);
   });
 
-  it('refuses null, other schemes, garbage and what the browser calls cross-site', () => {
+  it('refuses another name of the vault, another host and, over TLS, a plain-HTTP page', () => {
+    expect(isSameOrigin(request({ host: '127.0.0.1:3000', origin: 'http://localhost:3000' }))).toBe(false);
+    expect(isSameOrigin(request({ origin: 'http://rebound.example:3000' }))).toBe(false);
+    expect(isSameOrigin(request({ host: 'vault.acme.example', origin: 'http://vault.acme.example.evil.example' }))).toBe(false);
+    expect(isSameOrigin(request({ host: 'vault.acme.example', origin: 'http://vault.acme.example' }, 'https'))).toBe(false);
+  });
+
+  it('refuses null, other schemes, garbage and whatever the browser does not call same-origin', () => {
     const refused: Array<Record<string, string>> = [
       { origin: 'null' },
       { origin: 'file:///tmp/x.html' },
       { referer: 'not a url' },
+      { origin: 'http://127.0.0.1:99999' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:3000' },
+      { 'sec-fetch-site': 'something-new' },
     ];
-    for (const headers of refused) expect(isSameSite(request(headers), DEFAULT_ALLOWED_HOSTS)).toBe(false);
+    for (const headers of refused) expect([headers, isSameOrigin(request(headers))]).toEqual([headers, false]);
   });
 });

@@ -56,7 +56,7 @@ export async function configureHttpServer(app: INestApplication, logger: Logger,
   await fastify.register(fastifyCookie);
   addSecurityHeaders(fastify, uploadOrigins);
   compressJsonAnswers(fastify);
-  refuseCrossSiteWrites(fastify, allowedHosts);
+  refuseCrossSiteWrites(fastify);
   refuseNonJsonWrites(fastify);
   // Registered before Nest's init, so it replaces Nest's default JSON parser rather than adding a second.
   (app as NestFastifyApplication).useBodyParser('application/json', { bodyLimit: BODY_LIMIT_BYTES }, depthBoundedJsonParser(fastify));
