@@ -5,9 +5,10 @@
 // NATS, Redis), end-to-end (Chromium, both run modes). A tier that fails, runs
 // no test or skips one fails the run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
+import { jestFileTimes, playwrightFileTimes, slowestTable } from './lib/slowest-specs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const reports = `${root}.test-reports`;
@@ -63,6 +64,7 @@ const tiers = [
     args: [...jest[1], '--selectProjects', 'unit', '--json', `--outputFile=${reports}/unit.json`],
     counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + r.numRuntimeErrorTestSuites, skipped: r.numPendingTests + r.numTodoTests }),
     report: 'unit.json',
+    fileTimes: (r) => jestFileTimes(r, root),
   },
   {
     name: 'unit (web, vitest)',
@@ -70,6 +72,7 @@ const tiers = [
     args: ['vitest', 'run', '--root', 'apps/web', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/web.json`],
     counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + (r.numTodoTests ?? 0) }),
     report: 'web.json',
+    fileTimes: (r) => jestFileTimes(r, root),
   },
   {
     name: 'integration (PostgreSQL, NATS, Redis)',
@@ -77,6 +80,7 @@ const tiers = [
     args: [...jest[1], '--selectProjects', 'integration', '--runInBand', '--json', `--outputFile=${reports}/integration.json`],
     counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + r.numRuntimeErrorTestSuites, skipped: r.numPendingTests + r.numTodoTests }),
     report: 'integration.json',
+    fileTimes: (r) => jestFileTimes(r, root),
   },
   {
     name: 'end-to-end (Chromium, embedded + distributed)',
@@ -84,6 +88,7 @@ const tiers = [
     args: ['playwright', 'test', '-c', 'apps/e2e/playwright.config.ts'],
     counts: (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped }),
     report: '../apps/e2e/test-results/results.json',
+    fileTimes: playwrightFileTimes,
   },
 ];
 
@@ -97,6 +102,8 @@ await ensureBuilt(root);
 
 const only = process.argv.slice(2);
 const results = [];
+/** Every spec file's time, for the slowest-specs table. */
+const fileTimes = [];
 for (const tier of tiers) {
   if (only.length > 0 && !only.some((word) => tier.name.startsWith(word))) continue;
   process.stdout.write(`\n=== ${tier.name} ===\n`);
@@ -104,7 +111,9 @@ for (const tier of tiers) {
   const run = spawnSync(tier.command, tier.args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
   let counts;
   try {
-    counts = tier.counts(tier.report ? JSON.parse(readFileSync(`${reports}/${tier.report}`, 'utf8')) : undefined, run);
+    const report = tier.report ? JSON.parse(readFileSync(`${reports}/${tier.report}`, 'utf8')) : undefined;
+    counts = tier.counts(report, run);
+    if (tier.fileTimes) fileTimes.push(...tier.fileTimes(report).map((row) => ({ ...row, tier: tier.name })));
   } catch {
     counts = { passed: 0, failed: 0, skipped: 0 };
   }
@@ -121,6 +130,10 @@ for (const r of results) {
   process.stdout.write(
     `${r.tier.padEnd(48)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${String(r.seconds).padStart(4)} s  ${verdict}\n`,
   );
+}
+if (fileTimes.length > 0) {
+  writeFileSync(`${reports}/slowest-specs.md`, `# Spec files by time\n\n${slowestTable(fileTimes)}\n`);
+  process.stdout.write(`\n=== the 15 slowest spec files (all in .test-reports/slowest-specs.md) ===\n${slowestTable(fileTimes, 15)}\n`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
