@@ -13,6 +13,7 @@ import {
   rmSync,
   statSync,
   unlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,28 +134,7 @@ describe('the embedded PostgreSQL server', () => {
     // A postmaster with no guard, whose recorded owner is gone: what a vault killed before ADR 0009's guards, or during a start, leaves.
     const owner = spawn('true');
     await new Promise((resolve) => owner.on('exit', resolve));
-    const { postgres } = postgresBinaries();
-    const runAs = detectRunAs();
-    const prefix =
-      runAs === 'unshare'
-        ? ['unshare', '--user', `--map-user=${UNPRIVILEGED_ID}`, `--map-group=${UNPRIVILEGED_ID}`]
-        : runAs === 'setpriv'
-          ? ['setpriv', `--reuid=${UNPRIVILEGED_ID}`, `--regid=${UNPRIVILEGED_ID}`, '--clear-groups']
-          : [];
-    const [command, ...args] = [
-      ...prefix,
-      postgres,
-      '-D',
-      pgdata,
-      '-c',
-      'listen_addresses=',
-      '-c',
-      `unix_socket_directories=${pgdata}`,
-      '-c',
-      'io_method=sync',
-      '-c',
-      `vault.owner_pid=${owner.pid}`,
-    ];
+    const [command, ...args] = postmasterCommand(pgdata, owner.pid!);
     const stale = spawn(command, args, { stdio: 'ignore', detached: true });
     stale.unref();
     strays.push(stale.pid!);
@@ -176,6 +156,75 @@ describe('the embedded PostgreSQL server', () => {
       await database.release();
     }
   });
+
+  it('starts over a postmaster killed with its vault that stays a zombie (nothing reaps it), and ends a backend it orphaned mid-query', async () => {
+    const dataDir = join(work, 'zombie');
+    const pgdata = join(dataDir, 'postgres');
+    await keepRow(dataDir, 'before the kill');
+    // Killed together with its vault under a PID 1 that never reaps (a container without an init): the postmaster stays a zombie, which kill(pid, 0) still finds.
+    const { pid: postmaster, parent } = await underNonReapingParent(postmasterCommand(pgdata, await deadPid()));
+    strays.push(parent.pid!);
+    await serverReady(pgdata);
+    // A backend busy in a query when its postmaster dies does not notice it: it holds the old shared memory, and PostgreSQL refuses to start while it does.
+    const busy = new pg.Client({ host: pgdata, user: 'postgres', database: 'vault' });
+    busy.on('error', () => undefined);
+    await busy.connect();
+    const backend = (await busy.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+    strays.push(backend);
+    void busy.query('do $$ begin loop end loop; end $$').catch(() => undefined);
+    process.kill(postmaster, 'SIGKILL');
+    await until(() => stateOf(postmaster) === 'Z');
+
+    const started = Date.now();
+    const database = await openEmbeddedDatabase({ dataDir });
+    try {
+      process.stdout.write(`start over a zombie postmaster and a busy orphaned backend: ${Date.now() - started} ms\n`);
+      // The postmaster is still a zombie: the start did without its being reaped. The backend has ended (reaped by PID 1 or not yet).
+      expect({ postmaster: stateOf(postmaster), backend: stateOf(backend) === 'live' ? 'running' : 'ended' }).toEqual({ postmaster: 'Z', backend: 'ended' });
+      const client = new pg.Client(database.clientConfig());
+      await client.connect();
+      expect((await client.query('select v from kept')).rows).toEqual([{ v: 'before the kill' }]);
+      await client.end();
+    } finally {
+      await database.release();
+      await busy.end().catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('starts whatever process its postmaster.pid names that is not a postgres of its folder, and signals none of them', async () => {
+    const dataDir = join(work, 'not-postgres');
+    const pgdata = join(dataDir, 'postgres');
+    await keepRow(dataDir, 'kept');
+    const inFolder = spawn('sleep', ['600'], { cwd: pgdata, stdio: 'ignore' });
+    const elsewhere = spawn('sleep', ['600'], { stdio: 'ignore' });
+    const zombie = await underNonReapingParent(['sleep', '0.2']);
+    strays.push(inFolder.pid!, elsewhere.pid!, zombie.parent.pid!);
+    await until(() => stateOf(zombie.pid) === 'Z');
+    const named: Array<[string, string]> = [
+      ['a process working in the data folder (a reused pid)', String(inFolder.pid)],
+      ['a process elsewhere (a reused pid)', String(elsewhere.pid)],
+      ['this very process', String(process.pid)],
+      ['a zombie that is no postgres', String(zombie.pid)],
+      ['nothing (a lock file a power cut left empty)', ''],
+    ];
+    const starts: string[] = [];
+    for (const [what, pid] of named) {
+      writeFileSync(join(pgdata, 'postmaster.pid'), pid ? `${pid}\n${pgdata}\n` : '', { mode: 0o600 });
+      const database = await openEmbeddedDatabase({ dataDir }).catch((error: Error) => error);
+      if (database instanceof Error) {
+        starts.push(`${what}: ${database.message.split('\n').findLast((line) => line.includes('FATAL')) ?? database.message}`);
+        continue;
+      }
+      const client = new pg.Client(database.clientConfig());
+      await client.connect();
+      starts.push(`${what}: ${(await client.query<{ v: string }>('select v from kept')).rows[0].v}`);
+      await client.end();
+      await database.release();
+    }
+    const untouched = [inFolder, elsewhere].map((child) => child.signalCode ?? stateOf(child.pid!));
+    expect({ starts, untouched }).toEqual({ starts: named.map(([what]) => `${what}: kept`), untouched: ['live', 'live'] });
+    for (const child of [inFolder, elsewhere]) child.kill('SIGKILL');
+  }, 60_000);
 
   it('as root, runs PostgreSQL as uid 65534: in a user namespace, or through setpriv where namespaces are refused', async () => {
     if (process.getuid?.() !== 0) return;
@@ -277,4 +326,91 @@ function serversOn(pgdata: string): number[] {
         return false;
       }
     });
+}
+
+/** The command of a postmaster on `pgdata` as a killed vault left it (no guard), its recorded owner `ownerPid`, as the detected user. */
+function postmasterCommand(pgdata: string, ownerPid: number): string[] {
+  const { postgres } = postgresBinaries();
+  const runAs = detectRunAs();
+  const prefix =
+    runAs === 'unshare'
+      ? ['unshare', '--user', `--map-user=${UNPRIVILEGED_ID}`, `--map-group=${UNPRIVILEGED_ID}`]
+      : runAs === 'setpriv'
+        ? ['setpriv', `--reuid=${UNPRIVILEGED_ID}`, `--regid=${UNPRIVILEGED_ID}`, '--clear-groups']
+        : [];
+  return [
+    ...prefix,
+    postgres,
+    '-D',
+    pgdata,
+    '-c',
+    'listen_addresses=',
+    '-c',
+    `unix_socket_directories=${pgdata}`,
+    '-c',
+    'io_method=sync',
+    '-c',
+    `vault.owner_pid=${ownerPid}`,
+  ];
+}
+
+/** A pid that was a process a moment ago. */
+async function deadPid(): Promise<number> {
+  const child = spawn('true');
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid!;
+}
+
+/**
+ * `command` as the child of a process that never reaps it (its shell execs
+ * `sleep`): once it exits it stays a zombie while that parent lives, as
+ * under a PID 1 that does not reap.
+ */
+async function underNonReapingParent(command: string[]): Promise<{ pid: number; parent: ReturnType<typeof spawn> }> {
+  const parent = spawn('sh', ['-c', '"$@" >/dev/null 2>&1 & echo $!; exec sleep 600', 'sh', ...command], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
+  parent.unref();
+  const line = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    parent.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('\n')) resolve(output.split('\n')[0]);
+    });
+    parent.once('exit', () => reject(new Error(`sh exited before it started ${command[0]}`)));
+  });
+  (parent.stdout as unknown as { unref?: () => void }).unref?.();
+  return { pid: Number(line), parent };
+}
+
+/** A table `kept` with one row in the embedded database of `dataDir`, which is then stopped. */
+async function keepRow(dataDir: string, value: string): Promise<void> {
+  const connection = await openConnection({ kind: 'embedded', dataDir });
+  if (connection.kind !== 'postgres') throw new Error('expected a pool');
+  await connection.pool.query('create table kept (v text)');
+  await connection.pool.query('insert into kept values ($1)', [value]);
+  await connection.close();
+}
+
+async function serverReady(pgdata: string): Promise<void> {
+  await until(() => existsSync(join(pgdata, 'postmaster.pid')) && readFileSync(join(pgdata, 'postmaster.pid'), 'utf8').includes('ready'), 10_000);
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${condition}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function stateOf(pid: number): 'live' | 'Z' | 'gone' {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state === 'Z' ? 'Z' : state === 'X' ? 'gone' : 'live';
+  } catch {
+    return 'gone';
+  }
 }
