@@ -20,6 +20,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 log() { printf 'server-images: %s\n' "$*" >&2; }
 
+# One build at a time: CI starts one in the background while the suite runs,
+# and the integration tier's own call (test.sh) waits here for it to finish.
+lock_dir="${VAULT_CONTAINERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vault/containers}"
+mkdir -p "$lock_dir"
+exec 9>"$lock_dir/server-images.lock"
+flock 9
+
 # The local base first (it keeps the Debian root filesystem it was made from).
 "$here/../base-image.sh" >/dev/null
 # shellcheck source=../env.sh
