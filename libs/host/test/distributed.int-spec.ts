@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { ApiClient, createTestDatabase, createTestRedis, testServers, tinyPng, type TestDatabase, type TestRedis } from '@vault/testing';
-import { OWNER, startDistributedStack } from './stack.js';
+import type { INestApplication } from '@nestjs/common';
+import pg from 'pg';
+import { OWNER, startDistributedStack, urlOf } from './stack.js';
 import { execFileSync } from 'node:child_process';
 import { describeVaultApi } from './vault-behaviour.js';
 
@@ -99,7 +101,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
   });
 
   // Last: it ends this vault.
-  it('self-destructs with journal-svc down: pending, not success; once it is back, every table is empty and no session or sign-in counter survives', async () => {
+  it('self-destructs with journal-svc and media-svc down: pending, not success; each is ready only once it has erased, and then every table is empty and no session or sign-in counter survives', async () => {
     const owner = new ApiClient(stack.url);
     await owner.login(OWNER.username, OWNER.password);
     await owner.request('POST', '/api/journal', { content: 'to be shredded' });
@@ -115,10 +117,11 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
     // The sign-in counters hold client addresses: they go too.
     expect(await stack.redisKeys('vault:login-attempts:*')).not.toEqual([]);
     await stack.stop('journal');
+    await stack.stop('media');
 
     const destroyed = await owner.request('POST', '/api/settings/self-destruct');
     expect(destroyed.status).toBe(503);
-    expect(destroyed.text).toMatch(/pending: journal-svc did not confirm/);
+    expect(destroyed.text).toMatch(/pending: journal-svc, media-svc did not confirm/);
     expect((await owner.request('GET', '/api/system/status')).text).toBe('{"destroyed":true}');
     for (const [method, path] of [
       ['GET', '/api/targets'],
@@ -133,6 +136,40 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
 
     // journal-svc comes back, finds the kept event and erases before it serves.
     await stack.start('journal');
+
+    // media-svc comes back as two replicas, its erase held up (its photo rows locked, as a large erase
+    // would take long): one of them takes the kept event and erases; the other starts at once, and must
+    // not be ready while the erase is not done (issue 31, finding 3).
+    const lock = new pg.Client({ connectionString: db.url });
+    await lock.connect();
+    const readiness = async (app: INestApplication) => (await fetch(`${urlOf(app)}/health/ready`)).status;
+    let replicas: Promise<INestApplication>[] = [];
+    try {
+      await lock.query('begin');
+      await lock.query('lock table media.photos in share mode');
+      replicas = [stack.startReplica('media'), stack.startReplica('media')];
+      // The one that took the event is still erasing, inside its start: the first to start is the other.
+      const first = await Promise.race(replicas);
+      const [{ n: photosLeft }] = (await lock.query<{ n: number }>('select count(*)::int as n from media.photos')).rows;
+      expect(photosLeft).toBeGreaterThan(0);
+      const early = await fetch(`${urlOf(first)}/health/ready`);
+      expect([early.status, await early.text()]).toEqual([503, expect.stringContaining('Not ready: events')]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await readiness(first)).toBe(503);
+      await lock.query('rollback');
+      const started = await Promise.all(replicas);
+      const deadline = Date.now() + 10_000;
+      let answers = await Promise.all(started.map(readiness));
+      while (answers.some((status) => status !== 200) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answers = await Promise.all(started.map(readiness));
+      }
+      expect(answers).toEqual([200, 200]);
+    } finally {
+      await lock.end();
+      // Both started (and so closed with the stack), whatever happened above.
+      await Promise.allSettled(replicas);
+    }
     const counts = await db.query<{ table_name: string; rows: number }>(`
       select table_schema || '.' || table_name as table_name,
              (xpath('/row/c/text()', query_to_xml(format('select count(*) as c from %I.%I', table_schema, table_name), false, true, '')))[1]::text::int as rows

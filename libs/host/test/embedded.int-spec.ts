@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setOwnerPassword } from '@vault/auth';
 import { openConnection } from '@vault/persistence';
-import { ApiClient } from '@vault/testing';
+import { ApiClient, tinyPng } from '@vault/testing';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
 import { resetDestroyedVault } from '@vault/auth';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -123,8 +123,34 @@ describe('embedded mode: one process, its own PostgreSQL, sessions in memory', (
     const owner = new ApiClient(vault.url);
     expect((await owner.login(OWNER.username, OWNER.password)).status).toBe(200);
     expect((await owner.request('POST', '/api/journal', { content: 'to be shredded' })).status).toBe(201);
+    // A photo still streaming in when the erase comes: its first bytes are on disk, half-written.
+    const issued = await owner.request('POST', '/api/objects/upload');
+    let body!: ReadableStreamDefaultController<Uint8Array>;
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        body = controller;
+      },
+    });
+    body.enqueue(tinyPng().subarray(0, 20));
+    const streaming = fetch(vault.url + issued.json.uploadURL, {
+      method: 'PUT',
+      body: stream,
+      headers: { 'content-type': 'image/png', cookie: owner.sessionCookie!, origin: vault.url },
+      duplex: 'half',
+    } as RequestInit);
+    const objects = join(dataDir, 'objects');
+    const halfWritten = () => filesUnder(objects).filter((path) => relative(objects, path).startsWith('.partial/'));
+    for (let i = 0; i < 100 && halfWritten().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(halfWritten()).toHaveLength(1);
+
     const destroyed = await owner.request('POST', '/api/settings/self-destruct');
     expect([destroyed.status, destroyed.json]).toEqual([200, { destroyed: true }]);
+    // Every byte the owner sent is gone once the erase has answered, the half-written upload's too (issue 31, finding 1).
+    expect(filesUnder(objects)).toEqual([]);
+    body.enqueue(tinyPng().subarray(20));
+    body.close();
+    expect((await streaming).status).toBe(403);
+    expect(filesUnder(objects)).toEqual([]);
     expect((await owner.request('GET', '/api/system/status')).text).toBe('{"destroyed":true}');
     expect((await owner.request('GET', '/api/targets')).status).toBe(410);
     expect((await owner.request('POST', '/api/login', { username: OWNER.username, password: OWNER.password })).status).toBe(410);

@@ -60,6 +60,8 @@ export async function startDistributedStack(env: Record<string, string>) {
     media: await services.media(),
   };
   const gateway = await startGateway(config);
+  /** More replicas of a service, beside the one in `running`. */
+  const replicas: INestApplication[] = [];
   return {
     config,
     url: urlOf(gateway),
@@ -70,6 +72,12 @@ export async function startDistributedStack(env: Record<string, string>) {
     },
     start: async (name: keyof typeof services) => {
       running[name] = await services[name]();
+    },
+    /** Starts one more replica of a service (same queue group, same durable consumers); closed with the stack. */
+    startReplica: async (name: keyof typeof services) => {
+      const app = await services[name]();
+      replicas.push(app);
+      return app;
     },
     /** Each app's readiness URL, read when asked (a restarted service has a new port). */
     readinessUrls: (): Record<keyof typeof services | 'gateway', string> => ({
@@ -95,7 +103,7 @@ export async function startDistributedStack(env: Record<string, string>) {
     },
     close: async () => {
       await gateway.close();
-      for (const app of Object.values(running)) await app.close();
+      for (const app of [...Object.values(running), ...replicas]) await app.close();
     },
   };
 }

@@ -4,7 +4,6 @@ import { MediaArchiveHandlers } from './archive/media-archive.handlers.js';
 import { MediaArchiveService } from './archive/media-archive.service.js';
 import { MEDIA_DB, MEDIA_MIGRATIONS } from './database.js';
 import { ErasureWatchRepository } from './erase/erasure-watch.repository.js';
-import { ErasureWatch } from './erase/erasure-watch.js';
 import { MediaEraseHandlers } from './erase/media-erase.handlers.js';
 import { MediaEraser } from './media-eraser.js';
 import { MEDIA_OPTIONS, type MediaOptions, type ObjectStoreOptions } from './media.options.js';
@@ -18,6 +17,7 @@ import { RawUploadBodies } from './uploads/raw-upload.parser.js';
 import { UploadsHandlers } from './uploads/uploads.handlers.js';
 import { UploadsRepository } from './uploads/uploads.repository.js';
 import { UploadsService } from './uploads/uploads.service.js';
+import { UploadSweeper } from './uploads/upload-sweeper.js';
 
 /**
  * The adapter the options name; the rest of the module never asks which. The
@@ -61,7 +61,7 @@ export class MediaModule {
         PhotosRepository,
         PhotosService,
         ErasureWatchRepository,
-        ErasureWatch,
+        UploadSweeper,
         MediaEraser,
         MediaArchiveService,
       ],

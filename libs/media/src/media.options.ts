@@ -31,8 +31,16 @@ export interface MediaOptions {
   store: ObjectStoreOptions;
   /** How long an upload URL accepts its PUT; 5 minutes unless a test says otherwise. */
   uploadUrlTtlSeconds?: number;
-  /** How often, after an erase, media-svc removes what old upload URLs write (5 s unless a test says otherwise). */
-  erasureSweepIntervalMs?: number;
+  /**
+   * How often media-svc's upload sweep passes while an upload URL it cannot
+   * revoke may still write (after an erase, after a refusal): 5 s unless a
+   * test says otherwise.
+   */
+  uploadSweepIntervalMs?: number;
+  /** How long after its URL expired an upload may still be registered (60 s); then its object goes. */
+  registrationGraceSeconds?: number;
+  /** How long after its URL expired an upload's key is still watched for a PUT that started in time (300 s). */
+  latePutGraceSeconds?: number;
 }
 
 export const MEDIA_OPTIONS = Symbol('MEDIA_OPTIONS');

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { RegisterPhoto, RequestPhotoUpload, type UploadParameters } from '@vault/contracts';
+import { PHOTO_MAX_BYTES, RegisterPhoto, RequestPhotoUpload, type UploadParameters } from '@vault/contracts';
 import { createTestDatabase, tinyGif, tinyPng, type TestDatabase } from '@vault/testing';
 import { randomBytes } from 'node:crypto';
+import { failureOf } from './media.behaviour.js';
 import { startMediaStack, type MediaStack } from './media-stack.js';
+import { EXPIRING_UPLOADS, describeUploadExpiry } from './upload-expiry.behaviour.js';
 import { assertS3Answers, dropBucket, keysIn, s3Client, testS3 } from './s3-server.js';
 
 /** How often this spec's media-svc looks for objects that arrived after an erase. */
@@ -12,8 +14,9 @@ const SWEEP_MS = 250;
 const BOUND_MS = 10 * SWEEP_MS;
 
 /**
- * Finding 4 against the real S3 server: an upload URL is good for one object,
- * and an erase also covers the objects that old URLs bring in after it.
+ * Finding 4 (issue 13) against the real S3 server: an upload URL is good for
+ * one object, and an erase also covers the objects that old URLs bring in
+ * after it. Issue 31, finding 2: nothing that never becomes a photo stays.
  */
 describe('upload slots in an S3-compatible bucket (distributed mode)', () => {
   const s3 = testS3();
@@ -22,14 +25,14 @@ describe('upload slots in an S3-compatible bucket (distributed mode)', () => {
   let db: TestDatabase;
   let stack: MediaStack;
 
-  const start = () => startMediaStack(db.url, { store: { kind: 's3', bucket, forcePathStyle: true, ...s3 }, erasureSweepIntervalMs: SWEEP_MS });
+  const start = () => startMediaStack(db.url, { store: { kind: 's3', bucket, forcePathStyle: true, ...s3 }, uploadSweepIntervalMs: SWEEP_MS });
   const issue = (): Promise<UploadParameters> => stack.rpc.send(RequestPhotoUpload, {});
   /** A browser's PUT: the file, its type and every header the vault handed over with the URL. */
-  const put = (parameters: UploadParameters, body: Buffer) =>
+  const put = (parameters: UploadParameters, body: Buffer, contentType = 'image/png') =>
     fetch(parameters.uploadURL, {
       method: 'PUT',
       body: body as BodyInit,
-      headers: { 'content-type': 'image/png', ...parameters.uploadHeaders },
+      headers: { 'content-type': contentType, ...parameters.uploadHeaders },
     });
   const objects = () => keysIn(admin, bucket);
   const bytesOf = async (key: string) =>
@@ -117,18 +120,44 @@ describe('upload slots in an S3-compatible bucket (distributed mode)', () => {
     expect((await bytesOf(`photos/${photo.id}`)).equals(first)).toBe(true);
   });
 
-  it('spends a refused upload too: its URL cannot bring a second file', async () => {
+  it('deletes a refused upload at once, and within a bounded time whatever its URL still brings, which never registers', async () => {
     await stack.eraser.eraseEverything();
-    const parameters = await issue();
-    const key = new URL(parameters.uploadURL).pathname.slice(`/${bucket}/`.length);
-    expect((await put(parameters, Buffer.from('not an image at all'))).status).toBe(200);
-    const refusal = await stack.rpc.send(RegisterPhoto, { photoURL: parameters.uploadURL }).then(
-      () => ({ status: 200 }),
-      (error: { status: number }) => error,
-    );
-    expect(refusal.status).toBe(415);
-    expect((await put(parameters, tinyPng())).status).toBe(412);
-    expect(await objects()).toEqual([key]);
-    expect((await bytesOf(key)).length).toBe(0);
+    for (const refused of [Buffer.from('not an image at all'), Buffer.alloc(PHOTO_MAX_BYTES + 1, 0x89)]) {
+      const parameters = await issue();
+      expect((await put(parameters, refused)).status).toBe(200);
+      expect([415, 413]).toContain((await failureOf(stack.rpc.send(RegisterPhoto, { photoURL: parameters.uploadURL }))).status);
+      // Not even an empty tombstone: nothing of it is kept (issue 31, finding 2).
+      expect(await objects()).toEqual([]);
+      // A presigned URL cannot be revoked: the bucket takes another PUT until it expires, and the sweep removes it.
+      expect((await put(parameters, tinyPng())).status).toBe(200);
+      const { keys, ms } = await emptiedWithinBound();
+      expect(keys).toEqual([]);
+      expect(ms).toBeLessThan(BOUND_MS);
+      expect((await failureOf(stack.rpc.send(RegisterPhoto, { photoURL: parameters.uploadURL }))).status).toBe(404);
+    }
+  });
+
+  describe('when upload URLs expire', () => {
+    const expiringBucket = `vault-it-${randomBytes(6).toString('hex')}`;
+    let expiringDb: TestDatabase;
+    let expiring: MediaStack;
+
+    beforeAll(async () => {
+      expiringDb = await createTestDatabase();
+      expiring = await startMediaStack(expiringDb.url, { store: { kind: 's3', bucket: expiringBucket, forcePathStyle: true, ...s3 }, ...EXPIRING_UPLOADS });
+    });
+
+    afterAll(async () => {
+      await expiring?.close();
+      await dropBucket(admin, expiringBucket).catch(() => undefined);
+      await expiringDb?.drop();
+    });
+
+    describeUploadExpiry({
+      stack: () => expiring,
+      db: () => expiringDb,
+      put: (upload, body, contentType) => put(upload, body, contentType),
+      keys: () => keysIn(admin, expiringBucket),
+    });
   });
 });

@@ -18,6 +18,7 @@ import { IMAGE_HEAD_BYTES, imageTypeOf } from '../photos/image-type.js';
 import { photos, type PhotoRow } from '../schema/photos.table.js';
 import { OBJECT_STORE, PHOTO_PREFIX, photoKey, uploadKey, type ObjectStore } from '../storage/object.store.js';
 import { asRpcFailure } from '../storage/store-failure.js';
+import { UploadSweeper } from '../uploads/upload-sweeper.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
 
 /**
@@ -33,6 +34,7 @@ export class MediaArchiveService {
   constructor(
     @InjectMediaDb() private readonly db: Database,
     private readonly uploads: UploadsRepository,
+    private readonly sweeper: UploadSweeper,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
@@ -42,10 +44,12 @@ export class MediaArchiveService {
     return fitPage(rows.map(toRecord), rows.length < ARCHIVE_PAGE_RECORDS);
   }
 
-  /** An upload key for one restored photo, recorded like any upload so an erase or the abandoned-upload sweep finds it. */
+  /** An upload key for one restored photo, recorded like any upload so an erase or the upload sweep finds it. */
   async reserve(): Promise<{ key: string; target: PhotoTarget }> {
     const key = uploadKey(randomUUID());
-    await this.uploads.issue(key, new Date(Date.now() + UPLOAD_URL_TTL_SECONDS * 1000));
+    const expiresAt = new Date(Date.now() + UPLOAD_URL_TTL_SECONDS * 1000);
+    await this.uploads.issue(key, expiresAt);
+    this.sweeper.issued(expiresAt);
     try {
       return { key, target: await this.store.importTarget(key, UPLOAD_URL_TTL_SECONDS) };
     } catch (error) {
@@ -56,7 +60,13 @@ export class MediaArchiveService {
   async keep(key: string, record: PhotoRecord, sha256: string): Promise<PhotoRecord> {
     try {
       if (!(await this.uploads.claim(key))) throw RpcFailure.notFound('photos: this restore slot was not reserved, or is already used');
-      const bytes = await this.checkedBytes(key, record, sha256).finally(() => this.store.retireUpload(key));
+      const bytes = await this.checkedBytes(key, record, sha256).catch(async (error: unknown) => {
+        // Refused: nothing of it is kept (as a refused registration).
+        await this.uploads.discard(key);
+        await this.store.remove(key);
+        throw error;
+      });
+      await this.store.retireUpload(key);
       await this.store.writePhoto(photoKey(record.id), bytes, record.contentType);
       try {
         const [row] = await this.db

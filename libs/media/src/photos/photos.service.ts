@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { PhotoRow } from '../schema/photos.table.js';
 import { OBJECT_STORE, ObjectStoreError, photoKey, type ObjectStore } from '../storage/object.store.js';
 import { asRpcFailure } from '../storage/store-failure.js';
+import { UploadSweeper } from '../uploads/upload-sweeper.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { isOnlyAnImage } from './image-check.js';
 import { IMAGE_HEAD_BYTES, imageTypeOf } from './image-type.js';
@@ -14,6 +15,7 @@ import { PhotosRepository } from './photos.repository.js';
 export const NOT_AN_IMAGE = 'The file is not an image (jpeg, png, gif or webp)';
 export const TOO_LARGE = 'The photo is larger than 10 MB';
 const NOT_ISSUED = 'This upload URL was not issued by the vault, or its photo is already registered';
+const ERASED = 'The vault was erased while the photo was being registered';
 
 /** Photos: registered from an issued upload, listed, located for the gateway, deleted. */
 @Injectable()
@@ -21,6 +23,7 @@ export class PhotosService {
   constructor(
     private readonly photos: PhotosRepository,
     private readonly uploads: UploadsRepository,
+    private readonly sweeper: UploadSweeper,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
@@ -28,8 +31,10 @@ export class PhotosService {
    * Turns an upload into a photo, or refuses it. The whole file is read and
    * decoded to prove it is an image and nothing else; its location data goes
    * unless the owner asked to keep it; and it is exactly those checked bytes
-   * that become the photo. Either way the upload is retired: its bytes go
-   * and its URL stays spent (a bucket keeps an empty tombstone under it).
+   * that become the photo. Either way the upload's bytes go: a registered
+   * one's URL stays spent (a bucket keeps an empty tombstone under it), a
+   * refused one is removed from the store at once and discarded, so that
+   * whatever its URL still brings goes too (UploadSweeper).
    */
   async register(photoURL: string, keepLocation = false): Promise<Photo> {
     try {
@@ -55,6 +60,8 @@ export class PhotosService {
       await this.undoIfErased(key, row);
       return toPhoto(row);
     } catch (error) {
+      // The file store's half-written photo went with an erase that ran meanwhile.
+      if (error instanceof ObjectStoreError && error.reason === 'interrupted') throw new RpcFailure(410, ERASED);
       throw asRpcFailure(error);
     }
   }
@@ -83,7 +90,7 @@ export class PhotosService {
     return { id };
   }
 
-  /** The upload's bytes and image type, or a refusal after retiring it. */
+  /** The upload's bytes and image type, or a refusal after removing it. */
   private async checked(key: string, size: number, version?: string): Promise<{ bytes: Buffer; contentType: PhotoContentType }> {
     if (size > PHOTO_MAX_BYTES) return this.refuse(key, new RpcFailure(413, TOO_LARGE));
     if (size === 0) return this.refuse(key, new RpcFailure(415, NOT_AN_IMAGE));
@@ -105,7 +112,7 @@ export class PhotosService {
     if (await this.uploads.stillRecorded(key, 'claimed')) return;
     await this.store.remove(row.objectKey);
     await this.photos.remove(row.id);
-    throw new RpcFailure(410, 'The vault was erased while the photo was being registered');
+    throw new RpcFailure(410, ERASED);
   }
 
   /** A presigned URL issued before conditional uploads could be PUT to again: a file swapped after the check is refused too. */
@@ -118,8 +125,15 @@ export class PhotosService {
     };
   }
 
+  /**
+   * Nothing refused is kept: the upload is discarded (it can never be
+   * registered, and the sweep removes whatever its URL still brings) and
+   * its object removed now.
+   */
   private async refuse(key: string, failure: RpcFailure): Promise<never> {
-    await this.store.retireUpload(key);
+    await this.uploads.discard(key);
+    await this.store.remove(key);
+    this.sweeper.discarded();
     throw failure;
   }
 }

@@ -1,6 +1,6 @@
 import type { PhotoSource, PhotoTarget } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
@@ -73,9 +73,13 @@ export class FileObjectStore implements ObjectStore {
    * Streams an upload into place, counting as it goes: past `maxBytes` it
    * stops writing and fails with `too-large`, so nothing larger is ever held
    * or kept. The body is never destroyed here, so the caller can still answer.
+   * Its half-written file goes whatever stops it: a refusal, a connection cut
+   * (even one cut before this began to read), an erase that emptied `.partial`.
    */
   async writeUpload(key: string, body: UploadBody, maxBytes: number): Promise<number> {
     const target = this.pathOf(key);
+    // Cut while the URL was being checked: nothing more will come, and a pipe from it would wait for ever.
+    if (body.destroyed) throw interruptedUpload();
     const partial = join(this.dir, PARTIAL, randomUUID());
     let size = 0;
     const counter = new Transform({
@@ -86,23 +90,27 @@ export class FileObjectStore implements ObjectStore {
       },
     });
     const interrupted = () => {
-      if (!body.readableEnded) counter.destroy(new ObjectStoreError('interrupted', 'The upload was interrupted'));
+      if (!body.readableEnded) counter.destroy(interruptedUpload());
     };
     body.once('aborted', interrupted);
     body.once('error', interrupted);
     body.once('close', interrupted);
     // pipe() (not pipeline) from the body: a failure unpipes it instead of destroying the request.
     body.pipe(counter);
+    const file = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(counter, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await pipeline(counter, file);
       await rename(partial, target);
       return size;
     } catch (error) {
       // The rest of the body is read and dropped, so the connection can carry the refusal.
       body.unpipe(counter);
       body.resume();
+      // Closed before it is removed: a file still being opened would otherwise appear after the removal.
+      await closed(file);
       await rm(partial, { force: true });
-      throw error;
+      // Gone before the rename: an erase emptied `.partial` while this was being written.
+      throw isMissing(error) ? interruptedUpload() : error;
     } finally {
       body.off('aborted', interrupted);
       body.off('error', interrupted);
@@ -133,7 +141,8 @@ export class FileObjectStore implements ObjectStore {
       await rename(partial, this.pathOf(key));
     } catch (error) {
       await rm(partial, { force: true });
-      throw error;
+      // An erase emptied `.partial` while the photo was being written.
+      throw isMissing(error) ? new ObjectStoreError('interrupted', 'The photo was removed while it was being written') : error;
     }
   }
 
@@ -150,23 +159,15 @@ export class FileObjectStore implements ObjectStore {
     return this.emptyFolder(prefix);
   }
 
+  /** The half-written files in `.partial`: uploads streaming in, photos being written (each then fails). */
+  async removeUnfinished(): Promise<number> {
+    return this.emptyFolder(PARTIAL);
+  }
+
   async removeChosen(prefix: string, choose: (keys: string[]) => Promise<string[]>): Promise<number> {
     const chosen = await choose((await this.namesIn(prefix)).map((name) => `${prefix}${name}`));
     for (const key of chosen) await this.remove(key);
     return chosen.length;
-  }
-
-  async removeOlderThan(prefix: string, before: Date): Promise<number> {
-    let removed = 0;
-    for (const name of await this.namesIn(prefix)) {
-      const path = join(this.dir, prefix, name);
-      const info = await stat(path).catch(() => undefined);
-      if (info && info.mtime < before) {
-        await rm(path, { force: true });
-        removed++;
-      }
-    }
-    return removed;
   }
 
   async locate(key: string): Promise<PhotoSource> {
@@ -200,4 +201,13 @@ export class FileObjectStore implements ObjectStore {
       throw error;
     });
   }
+}
+
+const interruptedUpload = () => new ObjectStoreError('interrupted', 'The upload was interrupted');
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Resolves once the stream has released its file (at once if it has). */
+function closed(stream: WriteStream): Promise<void> {
+  return stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once('close', () => resolve()));
 }

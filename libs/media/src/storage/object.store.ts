@@ -25,10 +25,10 @@ export interface ObjectStore {
   /** Stores a registered photo's bytes under its key. */
   writePhoto(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /**
-   * Done with an upload (registered or refused): its bytes go, and its URL
-   * stays spent. A bucket keeps an empty tombstone under the key, since a
-   * conditional PUT (`If-None-Match: *`) is refused only while an object is
-   * there; the abandoned-upload sweep removes it once the URL is long expired.
+   * Done with a registered upload: its bytes go, and its URL stays spent. A
+   * bucket keeps an empty tombstone under the key, since a conditional PUT
+   * (`If-None-Match: *`) is refused only while an object is there; the upload
+   * sweep (UploadSweeper) removes it once the URL can no longer write.
    */
   retireUpload(key: string): Promise<void>;
   remove(key: string): Promise<void>;
@@ -36,8 +36,13 @@ export interface ObjectStore {
   removeAll(prefix: string): Promise<number>;
   /** Removes the objects under a prefix that `choose` picks, a page of keys at a time; returns how many. */
   removeChosen(prefix: string, choose: (keys: string[]) => Promise<string[]>): Promise<number>;
-  /** Removes the objects under a prefix last written before `before`; returns how many. */
-  removeOlderThan(prefix: string, before: Date): Promise<number>;
+  /**
+   * Removes whatever is still being written and is no object yet (the file
+   * store's half-written files: uploads streaming in, photos being written,
+   * each of which then fails); returns how many. A bucket holds none: a PUT
+   * stores its object whole or not at all.
+   */
+  removeUnfinished(): Promise<number>;
   /** Where the gateway reads an object from (it never crosses the message bus). */
   locate(key: string): Promise<PhotoSource>;
   /** Where the gateway writes a restored photo's bytes under an upload key, reached from the vault's own network (never a browser). */

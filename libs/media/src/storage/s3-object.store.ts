@@ -134,8 +134,9 @@ export class S3ObjectStore implements ObjectStore {
     return this.removeWhere(prefix, (objects) => choose(objects.flatMap((object) => (object.Key ? [object.Key] : []))));
   }
 
-  async removeOlderThan(prefix: string, before: Date): Promise<number> {
-    return this.removeWhere(prefix, (objects) => keysOf(objects.filter((object) => object.LastModified !== undefined && object.LastModified < before)));
+  /** A presigned PUT stores its object whole or not at all: nothing is ever half-written here. */
+  async removeUnfinished(): Promise<number> {
+    return 0;
   }
 
   async locate(key: string): Promise<PhotoSource> {

@@ -27,6 +27,14 @@ export abstract class EventBus {
   abstract purge(contract: EventContract): Promise<void>;
   /** Resolves while events can be published and received, rejects while they cannot (readiness). */
   abstract checkConnected(): Promise<void>;
+  /**
+   * Resolves once every event of the subscribed kinds that was stored before
+   * this process subscribed has been handled and acknowledged (by this
+   * process, or by another replica of the same service), and from then on;
+   * rejects, naming those kinds, until then (readiness). A handler that
+   * failed on one at start, or a replica still handling it, keeps it unready.
+   */
+  abstract checkCaughtUp(): Promise<void>;
   /** Resolves when every event published so far has been handed on (tests, shutdown). */
   abstract flush(): Promise<void>;
   abstract close(): Promise<void>;

@@ -6,7 +6,11 @@ import { EventBus, type EventHandler, type EventSubscription } from './event-bus
 import { InProcessEventBus } from './in-process.event-bus.js';
 import { ON_EVENT } from './on-event.decorator.js';
 
-/** Ready while this process's events can reach the broker and come from it. */
+/**
+ * Ready while this process's events can reach the broker and come from it,
+ * and once the events kept for it from before its start (a self-destruct
+ * while it was down) have been handled.
+ */
 export const EVENTS_READINESS = Symbol('EVENTS_READINESS');
 
 export type EventsOptions = { kind: 'in-process' } | { kind: 'jetstream'; url: string; consumerName: string };
@@ -66,7 +70,13 @@ export class EventsModule {
         },
         {
           provide: EVENTS_READINESS,
-          useFactory: (bus: EventBus): ReadinessCheck => ({ name: 'events', check: () => bus.checkConnected() }),
+          useFactory: (bus: EventBus): ReadinessCheck => ({
+            name: 'events',
+            check: async () => {
+              await bus.checkConnected();
+              await bus.checkCaughtUp();
+            },
+          }),
           inject: [EventBus],
         },
         EventSubscriber,

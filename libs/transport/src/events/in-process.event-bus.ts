@@ -36,6 +36,10 @@ export class InProcessEventBus extends EventBus {
     // Nothing between the publisher and the handlers to lose.
   }
 
+  async checkCaughtUp() {
+    // Nothing is stored, so nothing from before the start waits to be handled.
+  }
+
   async flush() {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }

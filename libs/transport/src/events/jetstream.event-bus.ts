@@ -5,6 +5,7 @@ import {
   StorageType,
   jetstream,
   jetstreamManager,
+  type Consumer,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
@@ -56,6 +57,12 @@ export class JetStreamEventBus extends EventBus {
   private readonly ready: Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }>;
   private pending = new Set<Promise<unknown>>();
   private readonly loops: Promise<void>[] = [];
+  /**
+   * Per subscribed kind with events stored before this process subscribed:
+   * the stream sequence of the last of them, until the consumer's
+   * acknowledgements have passed it (then the entry goes, for good).
+   */
+  private backlog: Array<{ name: string; consumer: Consumer; lastStored: number }> = [];
   private closed = false;
   private readonly delivery: EventDelivery;
 
@@ -108,7 +115,10 @@ export class JetStreamEventBus extends EventBus {
         ack_wait: nanos(30_000),
       });
       const consumer = await js.consumers.get(EVENT_STREAM, durable);
-      // What arrived while this service was away is handled before subscribe() resolves.
+      const lastStored = (await jsm.streams.getMessage(EVENT_STREAM, { last_by_subj: SUBJECT_PREFIX + subscription.contract.name }))?.seq ?? 0;
+      if (lastStored > 0) this.backlog.push({ name: subscription.contract.name, consumer, lastStored });
+      // What arrived while this service was away is handled before subscribe() resolves; readiness
+      // waits for what this does not settle (a failed handler's retry, another replica's handling).
       for (let round = 0; round < 100 && (await consumer.info()).num_pending > 0; round++) {
         for await (const message of await consumer.fetch({ max_messages: 100, expires: 1000 })) await this.receive(subscription, message);
       }
@@ -129,6 +139,24 @@ export class JetStreamEventBus extends EventBus {
   async checkConnected() {
     const { nc } = await this.ready;
     await nc.rtt();
+  }
+
+  /**
+   * Caught up on a kind once the consumer's acknowledgement floor has
+   * reached the last event of that kind stored before the start, or it has
+   * nothing pending and nothing unacknowledged: both hold only once every
+   * earlier event was handled, by whichever replica it went to.
+   */
+  async checkCaughtUp() {
+    if (this.backlog.length === 0) return;
+    const behind: typeof this.backlog = [];
+    for (const entry of this.backlog) {
+      const info = await entry.consumer.info();
+      const handled = info.ack_floor.stream_seq >= entry.lastStored || (info.num_pending === 0 && info.num_ack_pending === 0);
+      if (!handled) behind.push(entry);
+    }
+    this.backlog = this.backlog.filter((entry) => behind.includes(entry));
+    if (behind.length > 0) throw new Error(`events kept from before the start not handled yet: ${behind.map((entry) => entry.name).join(', ')}`);
   }
 
   async flush() {
