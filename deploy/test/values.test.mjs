@@ -38,15 +38,17 @@ const cases = [
         equal(hpa?.spec.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: fullname('gateway') }, 'HPA target');
         equal(named(objects, 'Deployment', fullname('gateway')).spec.replicas, undefined, 'an autoscaled gateway leaves replicas to the HPA');
       });
-      test('production: a stopping gateway pod keeps serving for preStopSeconds (endpoints removed first), within its grace period; the services have no such wait', () => {
+      test("production: a stopping gateway pod keeps serving for preStopSeconds (10) by the kubelet's own sleep, no program of the image, then has 30 s to finish; the services have no such wait", () => {
         const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
-        equal(gateway.containers[0].lifecycle?.preStop, { exec: { command: ['sleep', '5'] } }, 'gateway preStop');
-        assert(
-          gateway.terminationGracePeriodSeconds >= 5 + 15,
-          `terminationGracePeriodSeconds ${gateway.terminationGracePeriodSeconds} leaves too little after the preStop wait`,
-        );
-        for (const app of APPS.filter((a) => a !== 'gateway'))
-          equal(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0].lifecycle, undefined, `${app} lifecycle`);
+        equal(gateway.containers[0].lifecycle?.preStop, { sleep: { seconds: 10 } }, 'gateway preStop');
+        equal(gateway.terminationGracePeriodSeconds, 10 + 30, 'gateway terminationGracePeriodSeconds');
+        // The kubelet waits before the signal: the gateway itself must not wait again after it.
+        equal(envOf(gateway.containers[0]).VAULT_STOP_DELAY_SECONDS, undefined, 'gateway VAULT_STOP_DELAY_SECONDS');
+        for (const app of APPS.filter((a) => a !== 'gateway')) {
+          const pod = named(objects, 'Deployment', fullname(app)).spec.template.spec;
+          equal(pod.containers[0].lifecycle, undefined, `${app} lifecycle`);
+          equal(pod.terminationGracePeriodSeconds, 30, `${app} terminationGracePeriodSeconds`);
+        }
         // One replica per service here: a budget would block every drain.
         equal(
           objects.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name),

@@ -5,7 +5,7 @@ import { APPS, assert, envOf, equal, fullname, named, render } from './kit.mjs';
 
 const variants = [
   {
-    name: 'services with 2 replicas: a PodDisruptionBudget each (one pod evicted at a time); one replica, none; preStopSeconds=0 leaves the gateway no wait',
+    name: 'services with 2 replicas: a PodDisruptionBudget each (one pod evicted at a time); one replica, none; preStopSeconds=0 leaves the gateway no wait at all',
     args: ['-f', 'deploy/helm/values-production.yaml', '--set', 'services.auth.replicas=2,services.journal.replicas=3,gateway.preStopSeconds=0'],
     expect: (objects) => {
       const budgets = objects.filter((o) => o.kind === 'PodDisruptionBudget');
@@ -18,11 +18,35 @@ const variants = [
           `${app} budget`,
         );
       }
-      equal(
-        named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0].lifecycle.preStop.exec.command,
-        ['sleep', '0'],
-        'gateway preStop',
-      );
+      const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
+      equal(gateway.containers[0].lifecycle, undefined, 'gateway lifecycle');
+      equal(envOf(gateway.containers[0]).VAULT_STOP_DELAY_SECONDS, undefined, 'gateway VAULT_STOP_DELAY_SECONDS');
+      equal(gateway.terminationGracePeriodSeconds, 30, 'gateway terminationGracePeriodSeconds');
+    },
+  },
+  {
+    name: 'Kubernetes before 1.30 (no preStop sleep action): the gateway waits preStopSeconds itself after the SIGTERM, answering not ready; no program of the image is run',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--kube-version', '1.29.0', '--set', 'gateway.preStopSeconds=12'],
+    expect: (objects) => {
+      const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
+      equal(gateway.containers[0].lifecycle, undefined, 'gateway lifecycle');
+      equal(envOf(gateway.containers[0]).VAULT_STOP_DELAY_SECONDS, '12', 'gateway VAULT_STOP_DELAY_SECONDS');
+      equal(gateway.terminationGracePeriodSeconds, 12 + 30, 'gateway terminationGracePeriodSeconds');
+      for (const app of APPS.filter((a) => a !== 'gateway'))
+        equal(
+          envOf(named(objects, 'Deployment', fullname(app)).spec.template.spec.containers[0]).VAULT_STOP_DELAY_SECONDS,
+          undefined,
+          `${app} VAULT_STOP_DELAY_SECONDS`,
+        );
+    },
+  },
+  {
+    name: 'Kubernetes 1.30, the first with the preStop sleep action: the kubelet waits, the gateway does not',
+    args: ['-f', 'deploy/helm/values-production.yaml', '--kube-version', '1.30.0'],
+    expect: (objects) => {
+      const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec;
+      equal(gateway.containers[0].lifecycle, { preStop: { sleep: { seconds: 10 } } }, 'gateway lifecycle');
+      equal(envOf(gateway.containers[0]).VAULT_STOP_DELAY_SECONDS, undefined, 'gateway VAULT_STOP_DELAY_SECONDS');
     },
   },
   {

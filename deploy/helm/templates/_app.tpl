@@ -51,7 +51,7 @@ spec:
         {{- end }}
     spec:
       {{- include "vault.podSecurity" $root | nindent 6 }}
-      terminationGracePeriodSeconds: 30
+      terminationGracePeriodSeconds: {{ include "vault.terminationGracePeriodSeconds" . }}
       containers:
         - name: {{ .component }}
           image: {{ include "vault.image" . }}
@@ -94,14 +94,17 @@ spec:
             periodSeconds: 5
             timeoutSeconds: 3
             failureThreshold: 2
-          {{- if eq .component "gateway" }}
-          # Told to stop, the pod leaves the Service's endpoints (kube-proxy, the
-          # ingress controller) only a moment later: it keeps serving meanwhile,
-          # so that no new connection finds it closed, then finishes what is in flight.
+          {{- if include "vault.kubeletSleeps" . }}
+          # Told to stop, the pod leaves the Service's endpoints, but every node's
+          # kube-proxy and the ingress controller learn it only later (seconds on a
+          # busy cluster): the kubelet waits before the SIGTERM, the pod serving
+          # meanwhile, so that no new connection finds it closed. Then it answers
+          # not ready and finishes what is in flight. The kubelet's own sleep: the
+          # image needs no sleep program.
           lifecycle:
             preStop:
-              exec:
-                command: ["sleep", {{ $v.preStopSeconds | quote }}]
+              sleep:
+                seconds: {{ int $v.preStopSeconds }}
           {{- end }}
           resources:
             {{- toYaml $v.resources | nindent 12 }}
@@ -189,9 +192,31 @@ spec:
 - name: METRICS_HOST
   value: "0.0.0.0"
 {{- end }}
+{{- if and (eq .component "gateway") (gt (int .values.preStopSeconds) 0) (not (include "vault.kubeletSleeps" .)) }}
+{{- /* A cluster before 1.30 has no preStop sleep: the gateway waits itself after the SIGTERM, answering not ready. */}}
+- name: VAULT_STOP_DELAY_SECONDS
+  value: {{ .values.preStopSeconds | quote }}
+{{- end }}
 {{- with .values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
+{{- end }}
+
+{{/*
+"true" when the kubelet waits gateway.preStopSeconds before it stops the gateway (the preStop
+sleep action, Kubernetes 1.30+), "" otherwise. dict: root, component, values
+*/}}
+{{- define "vault.kubeletSleeps" -}}
+{{- if and (eq .component "gateway") (gt (int .values.preStopSeconds) 0) (semverCompare ">=1.30.0-0" .root.Capabilities.KubeVersion.Version) }}true{{ end }}
+{{- end }}
+
+{{/*
+How long the kubelet lets a stopping pod take before it kills it: the gateway's wait
+(preStopSeconds, which counts within it) plus the 30 s every app has to finish what is in
+flight and close. dict: root, component, values
+*/}}
+{{- define "vault.terminationGracePeriodSeconds" -}}
+{{- if eq .component "gateway" }}{{ add (int .values.preStopSeconds) 30 }}{{ else }}30{{ end }}
 {{- end }}
 
 {{/* The port an app serves /metrics on: the gateway's own metrics port, a service's health port. dict: root, component, values */}}
