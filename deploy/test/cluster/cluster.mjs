@@ -465,7 +465,11 @@ healthzBindAddress: 127.0.0.1:10256
 metricsBindAddress: 127.0.0.1:10249
 # Leave the machine's conntrack and localnet settings alone.
 conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s }
-iptables: { localhostNodePorts: false }
+# Its sync periods are a kubeadm cluster's (the defaults, written out): at most one rewrite
+# of the rules a second, a full one every 30 s. A stopped pod leaves the rules late, as on a
+# real node; the chart's preStop wait must cover that lag (the pod checks measure it), not a
+# test cluster tuned to shorten it.
+iptables: { localhostNodePorts: false, minSyncPeriod: 1s, syncPeriod: 30s }
 nodePortAddresses: ["${NET.nodeIp}/32"]
 `,
     );

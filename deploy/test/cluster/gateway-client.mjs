@@ -71,12 +71,14 @@ export class GatewayClient {
 
 /**
  * A steady mixed load at `rate` requests per second until stop(): reads of targets, the
- * journal, the user and the access log, and writes (new targets, journal entries). The
- * caller removes the targets it made afterwards (forgetTargets), so that the list the reads
- * fetch whole stays the size an owner's is. It runs
- * in a worker thread, so that the test's synchronous calls (kubectl, helm) never slow it.
- * Every answer is recorded with its time; a write that answered 2xx is remembered, to be
- * found again.
+ * journal, the user and the access log, and writes (new targets, journal entries, and the
+ * removal of the load's own oldest target every other time a target is written). The list
+ * the reads fetch whole thus stays the size an owner's is, however long the load runs (a
+ * list that grew by 2.5 targets a second made a slow run slower still); the caller removes
+ * the targets left afterwards (forgetTargets). It runs in a worker thread, so that the
+ * test's synchronous calls (kubectl, helm) never slow it. Every answer is recorded with its
+ * time; a write that answered 2xx is remembered, to be found again, unless the load removed
+ * it (its removal's 2xx found it).
  */
 export function steadyLoad(client, { rate = 50 } = {}) {
   const worker = new Worker(new URL(import.meta.url), { workerData: { address: client.address, port: client.port, cookie: client.cookie, rate } });
@@ -116,9 +118,20 @@ async function runLoad({ address, port, cookie, rate }) {
   const inFlight = new Set();
   let sequence = 0;
   const began = Date.now();
+  /** Of each two target writes, the second removes the oldest target the load made and still has, if any. */
+  let targetWrites = 0;
+  const removal = () => {
+    if (targetWrites++ % 2 === 0) return undefined;
+    const index = writes.findIndex((w) => w.path === '/api/targets' && w.id && !w.removing);
+    if (index < 0) return undefined;
+    writes[index].removing = true;
+    return writes[index];
+  };
   const fire = () => {
     const n = sequence++;
-    const [method, path] = mix[n % mix.length];
+    let [method, path] = mix[n % mix.length];
+    const removed = method === 'POST' && path === '/api/targets' ? removal() : undefined;
+    if (removed) [method, path] = ['DELETE', `/api/targets/${removed.id}`];
     const body = method === 'POST' ? (path === '/api/targets' ? { title: `load ${n}` } : { content: `load entry ${n}` }) : undefined;
     const started = Date.now();
     const done = client
@@ -127,7 +140,7 @@ async function runLoad({ address, port, cookie, rate }) {
         results.push({
           n,
           method,
-          path,
+          path: removed ? '/api/targets/:id' : path,
           started,
           ended: Date.now(),
           status: res.status,
@@ -135,6 +148,7 @@ async function runLoad({ address, port, cookie, rate }) {
           detail: res.status < 400 ? '' : res.text.slice(0, 160),
         });
         if (method === 'POST' && res.status < 300) writes.push({ path, id: res.json?.id });
+        if (removed && res.status < 300) writes.splice(writes.indexOf(removed), 1);
       })
       .catch((error) => results.push({ n, method, path, started, ended: Date.now(), status: 0, ok: false, detail: error.message }))
       .finally(() => inFlight.delete(done));

@@ -5,6 +5,10 @@
 //   npm run test:k8s                    everything below
 //   npm run test:k8s -- --api-only      etcd + kube-apiserver only: the API-level checks
 //   npm run test:k8s -- --quick         the install and the vault's round trip, no fault drills
+//   npm run test:k8s -- --only pod-deletions,rolling-upgrade
+//                                       the install, the sign-in and the named parts only (of
+//                                       vault-checks.mjs's SECTIONS: round-trip, failed-migration,
+//                                       nats-restart, pod-deletions, rolling-upgrade, self-destruct)
 //   npm run test:k8s -- --keep          leave the cluster up (then: npm run test:k8s -- --down)
 //   npm run test:k8s -- --down          remove what a kept or killed run left
 //   npm run test:k8s -- --no-workspace-build   image the apps as they are built now
@@ -22,6 +26,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { parseArgs } from 'node:util';
@@ -29,7 +34,7 @@ import { buildImages, containersEnv } from '../../../scripts/containers/build-im
 import { apiChecks } from './api-checks.mjs';
 import { Cluster, ensurePackages, loadImages, WORK } from './cluster.mjs';
 import { Stores } from './stores.mjs';
-import { vaultChecks } from './vault-checks.mjs';
+import { QUICK_SECTIONS, SECTIONS, vaultChecks } from './vault-checks.mjs';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 process.chdir(root);
@@ -37,11 +42,19 @@ const { values: options } = parseArgs({
   options: {
     'api-only': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
     keep: { type: 'boolean', default: false },
     down: { type: 'boolean', default: false },
     'no-workspace-build': { type: 'boolean', default: false },
   },
 });
+
+const sections = options.only ? options.only.split(',').map((s) => s.trim()) : options.quick ? QUICK_SECTIONS : SECTIONS;
+const unknown = sections.filter((s) => !SECTIONS.includes(s));
+if (unknown.length > 0 || (options.only && options.quick)) {
+  process.stderr.write(`test:k8s: --only takes some of ${SECTIONS.join(', ')} (not ${unknown.join(', ') || '--quick as well'})\n`);
+  process.exit(2);
+}
 
 const startedAt = Date.now();
 const clock = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
@@ -179,7 +192,7 @@ test('the chart on a one-node Kubernetes cluster', async (t) => {
       });
       stores = new Stores(log);
       await step('stores: PostgreSQL, Redis, MinIO forwarded to the bridge; a private NATS', () => stores.start());
-      await vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick: options.quick });
+      await vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, kubectlPath: join(programs, 'kubectl'), check, step, log, sections });
     }
   } finally {
     if (!interrupted)

@@ -14,13 +14,15 @@
 //   1, 2     self-destruct (with 2 replicas after 2): confirmed, and every
 //            service's data gone from PostgreSQL, Redis and the bucket
 //
-// --quick runs install, 1 and the self-destruct only.
+// Each part after the install and the sign-in is one of SECTIONS: --quick runs
+// round-trip and self-destruct, --only the ones it names (run.mjs).
 import { hash } from '@node-rs/argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { describeLags, watchEndpointLag } from './endpoint-lag.mjs';
 import { forgetTargets, GatewayClient, steadyLoad, summarize } from './gateway-client.mjs';
 import { restrictedNamespace } from './api-checks.mjs';
 import { WORK } from './cluster.mjs';
@@ -36,7 +38,13 @@ function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, check, step, log, quick }) {
+/** The parts of the checks after the install and the sign-in, in their order. */
+export const SECTIONS = ['round-trip', 'failed-migration', 'nats-restart', 'pod-deletions', 'rolling-upgrade', 'self-destruct'];
+export const QUICK_SECTIONS = ['round-trip', 'self-destruct'];
+
+/** sections: the SECTIONS to run (the install and the sign-in always run). */
+export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, kubectlPath, check, step, log, sections = SECTIONS }) {
+  const runs = (section) => sections.includes(section);
   const password = `${randomBytes(12).toString('base64url')}-k8s`;
   const baseValues = ['-f', 'deploy/test/cluster/values.yaml', '--set', `s3.bucket=${stores.bucket}`];
   /** helm without blocking: the Jobs are watched while it waits. */
@@ -148,54 +156,65 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ch
     assert(user.status === 200 && user.json?.signedIn === true, `${user.status} ${user.text}`);
     return `session cookie ${owner.cookie.split('=')[0]}`;
   });
-  await check('a target: created and listed (planner-svc)', async () => {
-    const created = await owner.send('POST', '/api/targets', { title: 'Cluster target' });
-    assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
-    const listed = await owner.send('GET', '/api/targets');
-    assert(
-      listed.json?.some((t) => t.id === created.json.id && t.title === 'Cluster target'),
-      `not listed: ${listed.text.slice(0, 300)}`,
-    );
-    return created.json.id;
-  });
-  await check('a journal entry: written and read back decrypted (journal-svc, the master key from the Secret)', async () => {
-    const created = await owner.send('POST', '/api/journal', { content: 'Written on a real node.' });
-    assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
-    const listed = await owner.send('GET', '/api/journal');
-    assert(
-      listed.json?.some((e) => e.id === created.json.id && e.content === 'Written on a real node.'),
-      `not read back: ${listed.text.slice(0, 300)}`,
-    );
-    return created.json.id;
-  });
-  await check('a photo: uploaded to its presigned URL, registered, served back through the gateway (media-svc, the bucket)', async () => {
-    const issued = await owner.send('POST', '/api/objects/upload');
-    assert(issued.status === 200 && issued.json?.uploadURL, `${issued.status} ${issued.text}`);
-    const put = await fetch(issued.json.uploadURL, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png', ...issued.json.uploadHeaders } });
-    assert(put.status === 200, `PUT to the presigned URL: ${put.status} ${await put.text()}`);
-    const registered = await owner.send('PUT', '/api/photos', { photoURL: issued.json.uploadURL });
-    assert(registered.status === 200 && registered.json?.objectPath, `${registered.status} ${registered.text}`);
-    const served = await owner.send('GET', registered.json.objectPath);
-    assert(served.status === 200 && served.buffer.equals(PNG), `GET ${registered.json.objectPath}: ${served.status}, ${served.buffer.length} bytes`);
-    const keys = await stores.bucketKeys();
-    assert(keys.length >= 1, 'the bucket holds nothing');
-    return `PUT to ${new URL(issued.json.uploadURL).host}, served at ${registered.json.objectPath}; in the bucket: ${keys.join(', ')}`;
-  });
-  await check('the access log shows the sign-in (audit-svc, from JetStream)', async () => {
-    for (let i = 0; i < 30; i++) {
-      const logs = await owner.send('GET', '/api/logs');
-      const signIn = logs.json?.find?.((l) => l.action === 'login_success');
-      if (signIn) return `${logs.json.length} entries, login_success from ${signIn.ipAddress}`;
-      await sleep(500);
-    }
-    throw new Error('no login_success in the access log within 15 s');
-  });
-
-  if (!quick) {
-    await failedMigration({ owner, helmAsync, upgrade, kubectl, check, step, pods, ready, releaseStatus });
-    await natsRestart({ owner, stores, check, step, restarts, pods, ready, log });
-    await twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log });
+  if (runs('round-trip')) {
+    await check('a target: created and listed (planner-svc)', async () => {
+      const created = await owner.send('POST', '/api/targets', { title: 'Cluster target' });
+      assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
+      const listed = await owner.send('GET', '/api/targets');
+      assert(
+        listed.json?.some((t) => t.id === created.json.id && t.title === 'Cluster target'),
+        `not listed: ${listed.text.slice(0, 300)}`,
+      );
+      return created.json.id;
+    });
+    await check('a journal entry: written and read back decrypted (journal-svc, the master key from the Secret)', async () => {
+      const created = await owner.send('POST', '/api/journal', { content: 'Written on a real node.' });
+      assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
+      const listed = await owner.send('GET', '/api/journal');
+      assert(
+        listed.json?.some((e) => e.id === created.json.id && e.content === 'Written on a real node.'),
+        `not read back: ${listed.text.slice(0, 300)}`,
+      );
+      return created.json.id;
+    });
+    await check('a photo: uploaded to its presigned URL, registered, served back through the gateway (media-svc, the bucket)', async () => {
+      const issued = await owner.send('POST', '/api/objects/upload');
+      assert(issued.status === 200 && issued.json?.uploadURL, `${issued.status} ${issued.text}`);
+      const put = await fetch(issued.json.uploadURL, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png', ...issued.json.uploadHeaders } });
+      assert(put.status === 200, `PUT to the presigned URL: ${put.status} ${await put.text()}`);
+      const registered = await owner.send('PUT', '/api/photos', { photoURL: issued.json.uploadURL });
+      assert(registered.status === 200 && registered.json?.objectPath, `${registered.status} ${registered.text}`);
+      const served = await owner.send('GET', registered.json.objectPath);
+      assert(served.status === 200 && served.buffer.equals(PNG), `GET ${registered.json.objectPath}: ${served.status}, ${served.buffer.length} bytes`);
+      const keys = await stores.bucketKeys();
+      assert(keys.length >= 1, 'the bucket holds nothing');
+      return `PUT to ${new URL(issued.json.uploadURL).host}, served at ${registered.json.objectPath}; in the bucket: ${keys.join(', ')}`;
+    });
+    await check('the access log shows the sign-in (audit-svc, from JetStream)', async () => {
+      for (let i = 0; i < 30; i++) {
+        const logs = await owner.send('GET', '/api/logs');
+        const signIn = logs.json?.find?.((l) => l.action === 'login_success');
+        if (signIn) return `${logs.json.length} entries, login_success from ${signIn.ipAddress}`;
+        await sleep(500);
+      }
+      throw new Error('no login_success in the access log within 15 s');
+    });
   }
+
+  if (runs('failed-migration')) await failedMigration({ owner, helmAsync, upgrade, kubectl, check, step, pods, ready, releaseStatus });
+  if (runs('nats-restart')) await natsRestart({ owner, stores, check, step, restarts, pods, ready, log });
+  if (runs('pod-deletions') || runs('rolling-upgrade')) {
+    const endpointLag = () =>
+      watchEndpointLag({
+        kubectlPath,
+        kubeconfig: kubeEnv.KUBECONFIG,
+        namespace: NS,
+        selector: 'app.kubernetes.io/component=gateway',
+        service: `${NS}/${RELEASE}-gateway`,
+      });
+    await twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log, runs, endpointLag });
+  }
+  if (!runs('self-destruct')) return;
 
   // ------------------------------------------------------------------ self-destruct
   const replicas = pods().length;
@@ -317,7 +336,7 @@ async function natsRestart({ owner, stores, check, step, restarts, pods, ready, 
 }
 
 // ------------------------------------------------------------------ 2: two replicas under load
-async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log }) {
+async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log, runs, endpointLag }) {
   const twoOfEach = ['--set', 'gateway.replicas=2', ...SERVICES.flatMap((s) => ['--set', `services.${s}.replicas=2`])];
   await step('helm upgrade to 2 replicas of every app', async () => {
     const result = await upgrade(twoOfEach, '6m');
@@ -359,46 +378,69 @@ async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, 
     assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
     return summary;
   };
+  // The kubelet's wait before it stops a gateway pod: every stopped pod must have left kube-proxy's rules within it.
+  const preStopSeconds = Number(
+    kubectl(['get', 'deployment', `${RELEASE}-gateway`, '-n', NS, '-o', 'jsonpath={.spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds}']).stdout,
+  );
+  const coveredByPreStop = (lags) => {
+    const late = lags.filter((l) => l.lag === undefined || l.lag >= preStopSeconds);
+    assert(late.length === 0, `gateway pods still in kube-proxy's rules after the ${preStopSeconds} s preStop wait: ${describeLags(late)}`);
+    return `the stopped gateway pods left kube-proxy's rules ${describeLags(lags)} after they were told to stop (preStop ${preStopSeconds} s)`;
+  };
 
-  let load = steadyLoad(owner, { rate: 50 });
-  await step('steady load (50 req/s); one pod of each app deleted in turn', async () => {
-    await sleep(3000);
-    for (const app of APPS) {
-      const victim = pods().find((p) => p.metadata.labels['app.kubernetes.io/component'] === app);
-      const began = Date.now();
-      kubectl(['delete', 'pod', victim.metadata.name, '-n', NS, '--wait=true'], { timeout: 120_000 });
-      await allReady(120);
-      log(`  ${victim.metadata.name} deleted, its replacement Ready in ${((Date.now() - began) / 1000).toFixed(1)} s`);
-    }
-    await sleep(3000);
-  });
-  let { results, writes } = await load.stop();
-  keepForDiagnosis('pod-deletions', results, pods());
-  await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
-    const summary = await noFailureNoLoss(results, writes);
-    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found`;
-  });
-  await forgetTargets(owner, writes);
+  if (runs('pod-deletions')) await podDeletions();
+  if (runs('rolling-upgrade')) await rollingUpgrade();
 
-  load = steadyLoad(owner, { rate: 50 });
-  // Creation times are whole seconds: a pod made in the second the roll began counts as new.
-  const rollStarted = Math.floor(Date.now() / 1000) * 1000;
-  // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
-  await step('steady load (50 req/s); a rolling upgrade (config.lockout.failures=6 rolls every Deployment)', async () => {
-    await sleep(3000);
-    const result = await upgrade([...twoOfEach, '--set', 'config.lockout.failures=6'], '8m');
-    assert(result.code === 0, result.output);
-    await sleep(3000);
-  });
-  ({ results, writes } = await load.stop());
-  keepForDiagnosis('rolling-upgrade', results, pods());
-  await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
-    const summary = await noFailureNoLoss(results, writes);
-    const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
-    const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
-    assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);
-    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found; all 12 pods replaced`;
-  });
+  async function podDeletions() {
+    const load = steadyLoad(owner, { rate: 50 });
+    const lagWatch = endpointLag();
+    await step('steady load (50 req/s); one pod of each app deleted in turn', async () => {
+      await sleep(3000);
+      for (const app of APPS) {
+        const victim = pods().find((p) => p.metadata.labels['app.kubernetes.io/component'] === app);
+        const began = Date.now();
+        kubectl(['delete', 'pod', victim.metadata.name, '-n', NS, '--wait=true'], { timeout: 120_000 });
+        await allReady(120);
+        log(`  ${victim.metadata.name} deleted, its replacement Ready in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+      }
+      await sleep(3000);
+    });
+    const lags = await lagWatch.stop();
+    const { results, writes } = await load.stop();
+    keepForDiagnosis('pod-deletions', results, pods());
+    await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
+      const summary = await noFailureNoLoss(results, writes);
+      return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found`;
+    });
+    await check("pod deletions: the deleted gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
+    await forgetTargets(owner, writes);
+  }
+
+  async function rollingUpgrade() {
+    const load = steadyLoad(owner, { rate: 50 });
+    const lagWatch = endpointLag();
+    // Creation times are whole seconds: a pod made in the second the roll began counts as new.
+    const rollStarted = Math.floor(Date.now() / 1000) * 1000;
+    // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
+    await step('steady load (50 req/s); a rolling upgrade (config.lockout.failures=6 rolls every Deployment)', async () => {
+      await sleep(3000);
+      const result = await upgrade([...twoOfEach, '--set', 'config.lockout.failures=6'], '8m');
+      assert(result.code === 0, result.output);
+      await sleep(3000);
+    });
+    const lags = await lagWatch.stop();
+    const { results, writes } = await load.stop();
+    keepForDiagnosis('rolling-upgrade', results, pods());
+    await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
+      const summary = await noFailureNoLoss(results, writes);
+      const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
+      const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
+      assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);
+      return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found; all 12 pods replaced`;
+    });
+    await check("rolling upgrade: each replaced gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
+    await forgetTargets(owner, writes);
+  }
 }
 
 /** A load's answers and the pods' start times and CPU throttling, beside the logs a failed run keeps. */
