@@ -3,13 +3,16 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DATABASE_READINESS, PersistenceModule } from '@vault/persistence';
-import { HealthModule, ObservabilityModule } from '@vault/platform';
+import { HealthModule, ObservabilityModule, type Logger, type ReadinessCheck } from '@vault/platform';
 import { EVENTS_READINESS, EventsModule, TRANSPORT_SERVER, TRANSPORT_SERVER_READINESS, TransportServerModule } from '@vault/transport';
 import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { serveMetricsOnHealthPort } from './metrics-endpoint.js';
 import { processLogger } from './nest-logger.js';
 import { processObservability } from './observability.js';
 import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
+
+/** Connections to its database a service opens before it joins its queue group: the requests it can then take at once without opening one. */
+const READY_CONNECTIONS = 3;
 
 /**
  * One service of the distributed mode: its handlers on NATS (in a queue group
@@ -43,8 +46,28 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
   app.enableShutdownHooks();
   // Migrations and the events kept while this service was away (a self-destruct) come before serving.
   await app.init();
+  await untilDatabaseAnswers(app.get<ReadinessCheck>(DATABASE_READINESS), logger);
   await app.startAllMicroservices();
   await app.listen(config.PORT, config.HOST);
   logger.info({ health: `http://${config.HOST}:${config.PORT}/health/ready` }, `${name}-svc serving on NATS`);
   return app;
+}
+
+/**
+ * A replica takes requests from its queue group the moment it joins, whatever
+ * its readiness says. It joins once its database answers on READY_CONNECTIONS
+ * connections at once, kept in its pool: otherwise its first requests each open
+ * one, and on a busy node (a rolling upgrade starting six pods at once) a new
+ * connection can take longer than the pool waits for it, failing them together.
+ */
+async function untilDatabaseAnswers(database: ReadinessCheck, logger: Logger): Promise<void> {
+  for (;;) {
+    try {
+      await Promise.all(Array.from({ length: READY_CONNECTIONS }, () => database.check()));
+      return;
+    } catch (error) {
+      logger.warn(`The database does not answer (${(error as Error).message}): not joining the queue group yet`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
 }
