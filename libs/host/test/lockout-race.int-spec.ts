@@ -47,7 +47,8 @@ function describeLockoutRace(target: () => { url: string; auth: INestApplication
         // Only wrong passwords count toward the lock: the right one may be judged beside the threshold's guesses.
         expect({ position, wrongJudged: judged.filter((ok) => !ok).length <= THRESHOLD }).toEqual({ position, wrongJudged: true });
         expect({ position, accepted }).toEqual({ position, accepted: judged.includes(true) ? 1 : 0 });
-        expect(statuses.filter((s) => ![200, 401, 423].includes(s))).toEqual([]);
+        // Refused unjudged: 423 once locked, or 429 after waiting 3 s for a place (a slow machine's hashing); never a 5xx.
+        expect(statuses.filter((s) => ![200, 401, 423, 429].includes(s))).toEqual([]);
         // After the burst the address is locked whenever the threshold of wrong passwords was judged: the right one is refused unjudged.
         const wrongJudged = judged.filter((ok) => !ok).length;
         if (wrongJudged >= THRESHOLD) {
