@@ -39,6 +39,15 @@ export class PrivateNats {
     this.child = undefined;
   }
 
+  /** A stalled broker (SIGSTOP): its connections stay open and nothing answers on them until resume(). */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async remove(): Promise<void> {
     await this.kill();
     rmSync(this.storeDir, { recursive: true, force: true });

@@ -52,14 +52,17 @@ export async function startDistributedStack(env: Record<string, string>) {
     audit: () => startService(config, 'audit', AuditModule.forRoot({ migrate: true })),
     media: () => startService(config, 'media', MediaModule.forRoot({ migrate: true, store: requireS3(config) })),
   };
-  const running: Record<string, INestApplication> = {
-    auth: await services.auth(),
-    planner: await services.planner(),
-    journal: await services.journal(),
-    audit: await services.audit(),
-    media: await services.media(),
-  };
-  const gateway = await startGateway(config);
+  // Every app joins the run's shared NATS: one left running after a failed start would answer the
+  // next spec's requests from a dropped database (CI once failed 4 spec files after one so).
+  const running: Record<string, INestApplication> = {};
+  let gateway: INestApplication;
+  try {
+    for (const [name, start] of Object.entries(services)) running[name] = await start();
+    gateway = await startGateway(config);
+  } catch (error) {
+    for (const app of Object.values(running)) await app.close().catch(() => undefined);
+    throw error;
+  }
   /** More replicas of a service, beside the one in `running`. */
   const replicas: INestApplication[] = [];
   return {

@@ -45,6 +45,12 @@ const PUBLISH = { timeout: 5000, retries: 15 };
  * that long after the broker's return.
  */
 const PULL_EXPIRES_MS = 5000;
+/**
+ * One catching-up pull's longest wait. Its idle heartbeat is half of it, and
+ * two missed end the pull: at 1 s a loaded machine's late heartbeat failed
+ * a service's start.
+ */
+const CATCH_UP_EXPIRES_MS = 10_000;
 
 /**
  * The distributed mode's bus: events are stored by JetStream before
@@ -117,17 +123,36 @@ export class JetStreamEventBus extends EventBus {
       const consumer = await js.consumers.get(EVENT_STREAM, durable);
       const lastStored = (await jsm.streams.getMessage(EVENT_STREAM, { last_by_subj: SUBJECT_PREFIX + subscription.contract.name }))?.seq ?? 0;
       if (lastStored > 0) this.backlog.push({ name: subscription.contract.name, consumer, lastStored });
-      // What arrived while this service was away is handled before subscribe() resolves; readiness
-      // waits for what this does not settle (a failed handler's retry, another replica's handling).
-      for (let round = 0; round < 100 && (await consumer.info()).num_pending > 0; round++) {
-        for await (const message of await consumer.fetch({ max_messages: 100, expires: 1000 })) await this.receive(subscription, message);
-      }
+      await this.catchUp(subscription, consumer);
       const messages = await consumer.consume({ max_messages: 100, expires: PULL_EXPIRES_MS });
       this.loops.push(
         (async () => {
           for await (const message of messages) await this.receive(subscription, message);
         })(),
       );
+    }
+  }
+
+  /**
+   * What arrived while this service was away is handled before subscribe()
+   * resolves, as far as a few pulls go; readiness waits for what this does
+   * not settle (a failed handler's retry, another replica's handling, a pull
+   * cut short), and the consume loop that follows handles it.
+   */
+  private async catchUp(subscription: EventSubscription, consumer: Consumer) {
+    for (let round = 0; round < 100; round++) {
+      const pending = (await consumer.info()).num_pending;
+      if (pending === 0) return;
+      try {
+        // Asks for no more than is pending, so the pull ends when they are in, not at its expiry.
+        const messages = await consumer.fetch({ max_messages: Math.min(pending, 100), expires: CATCH_UP_EXPIRES_MS });
+        for await (const message of messages) await this.receive(subscription, message);
+      } catch (error) {
+        // A pull ends with "heartbeats missed" when the server's heartbeats come late (a loaded
+        // machine, a broker restarting): what is left goes to the consume loop.
+        this.logger.warn(`${subscription.contract.name}: catching up cut short (${(error as Error).message}); the consume loop goes on`);
+        return;
+      }
     }
   }
 
