@@ -20,7 +20,9 @@ export default defineConfig<Record<never, never>, VaultWorkerOptions>({
   outputDir: RESULTS_DIR,
   globalSetup: join(E2E_DIR, 'support/global-setup.ts'),
   fullyParallel: false,
-  workers: 1,
+  // The two modes at once, each in one worker: a mode's tests share its vault (and its private
+  // vaults' ports), so within a mode they run one at a time, in file order.
+  workers: 2,
   // One retry in CI: on a loaded 2-core machine a walk through seven screens can
   // overrun; Playwright reports a retried pass as "flaky", so it stays visible.
   retries: process.env.CI ? 1 : 0,
@@ -48,10 +50,12 @@ export default defineConfig<Record<never, never>, VaultWorkerOptions>({
   projects: [
     {
       name: MODES.embedded.name,
+      workers: 1,
       use: { baseURL: baseURL(MODES.embedded), owner: MODES.embedded.owner },
     },
     {
       name: MODES.distributed.name,
+      workers: 1,
       use: { baseURL: baseURL(MODES.distributed), owner: MODES.distributed.owner },
     },
   ],
