@@ -3,10 +3,10 @@ import type { ClientProxy } from '@nestjs/microservices';
 import { ListTargets } from '@vault/contracts';
 import { createTestDatabase, type TestDatabase } from '@vault/testing';
 import { createClientProxy } from '@vault/transport';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { firstValueFrom, timeout } from 'rxjs';
 import { startApp, type AppProcess } from './app-process.js';
 import { PrivateNats, freePort } from './private-nats.js';
+import { slowTcpProxy } from './slow-tcp-proxy.js';
 
 // Issue 31: a new replica takes requests from its queue group the moment it
 // joins. On a busy node (a rolling upgrade: six pods starting at once), a new
@@ -19,39 +19,8 @@ const AT_ONCE = 3;
 /** A TCP proxy to the database whose new connections, once it is slowed, reach the server only after SLOW_CONNECTION_MS. */
 async function databaseProxy(target: URL) {
   let slow = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    client.pause();
-    sockets.add(client);
-    setTimeout(
-      () => {
-        const upstream = connect(Number(target.port || 5432), target.hostname, () => {
-          client.pipe(upstream);
-          upstream.pipe(client);
-          client.resume();
-        });
-        sockets.add(upstream);
-        upstream.on('error', () => client.destroy());
-        client.on('error', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
-        client.on('close', () => upstream.destroy());
-      },
-      slow ? SLOW_CONNECTION_MS : 0,
-    );
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return {
-    url: url.toString(),
-    slowDown: () => (slow = true),
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  const proxy = await slowTcpProxy(target, 5432, () => (slow ? SLOW_CONNECTION_MS : 0));
+  return { ...proxy, slowDown: () => (slow = true) };
 }
 
 describe('a service joining its queue group', () => {
