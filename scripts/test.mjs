@@ -23,7 +23,15 @@ mkdirSync(reports, { recursive: true });
 const jest = ['node', ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js']];
 // --forceExit: a spec that leaves a connection open must fail by its own assertions, not hold the
 // run past its report (CI once waited out its whole budget on "Jest did not exit").
-const integrationJest = [...jest[1], '--selectProjects', 'integration', '--runInBand', '--forceExit', '--json', `--outputFile=${reports}/integration.json`];
+const integrationJest = [
+  ...jest[1],
+  '--selectProjects',
+  'integration',
+  `--maxWorkers=${process.env.VAULT_IT_WORKERS ?? 2}`,
+  '--forceExit',
+  '--json',
+  `--outputFile=${reports}/integration.json`,
+];
 // VAULT_IT_SERVERS=containers where no Docker engine answers: the tier runs under podman's Docker API, in a
 // network namespace of its own, its images built first (scripts/containers/servers/test.sh; docs/adr/0007).
 const throughPodman = process.env.VAULT_IT_SERVERS === 'containers' && !process.env.DOCKER_HOST && !existsSync('/var/run/docker.sock');

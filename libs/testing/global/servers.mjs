@@ -2,13 +2,18 @@
 // setup outside its ESM/TypeScript pipeline, hence plain JavaScript here).
 // With a container engine, testcontainers starts them; otherwise the servers
 // named in the environment (or the local defaults) must answer.
-import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 export const ENV_KEYS = {
   databaseUrl: 'VAULT_IT_DATABASE_URL',
-  natsUrl: 'VAULT_IT_NATS_URL',
+  // One NATS per Jest worker (comma-separated, worker N takes the Nth): the services of two
+  // distributed stacks on one broker would share queue groups and durable consumers.
+  natsUrls: 'VAULT_IT_NATS_URLS',
   redisUrl: 'VAULT_IT_REDIS_URL',
   s3Endpoint: 'VAULT_IT_S3_ENDPOINT',
   s3AccessKey: 'VAULT_IT_S3_ACCESS_KEY',
@@ -35,11 +40,18 @@ export function containerEngineAvailable() {
   return found;
 }
 
-export function fromEnvironment() {
+/**
+ * The servers named in the environment (or the local defaults). The first
+ * worker takes NATS_URL; each further one a nats-server of its own, started
+ * here on a free port (removed by stopServers).
+ */
+export async function fromEnvironment(workers = 1) {
+  const natsUrls = [process.env.NATS_URL ?? 'nats://127.0.0.1:4222'];
+  while (natsUrls.length < workers) natsUrls.push(await startPrivateNats());
   return {
     source: 'environment',
     databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    natsUrls: natsUrls.join(','),
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     // The MinIO of scripts/s3-server/start.sh, unless another S3-compatible server is named.
     s3Endpoint: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:9000',
@@ -72,9 +84,54 @@ export function serverImages() {
  */
 export const CONTAINER_LABELS = { 'vault.integration': process.env.VAULT_IT_RUN ?? 'true' };
 
+/** What this run started (containers, or nats-server processes): stopServers removes them. */
 const started = [];
 
-export async function startContainers() {
+async function startPrivateNats() {
+  const port = await freePort();
+  const store = mkdtempSync(join(tmpdir(), 'vault-it-nats-'));
+  const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
+  const failed = new Promise((_, reject) => {
+    child.once('error', (error) =>
+      reject(new Error(`nats-server could not start (${error.message}): a second Jest worker needs one of its own (or run --runInBand)`)),
+    );
+    child.once('exit', (code) => reject(new Error(`nats-server exited (${code}) on port ${port}`)));
+  });
+  const url = `nats://127.0.0.1:${port}`;
+  await Promise.race([untilOpen(url), failed]);
+  started.push({
+    name: `nats-server ${url}`,
+    stop: async () => {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await gone;
+      rmSync(store, { recursive: true, force: true });
+    },
+  });
+  return url;
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function untilOpen(url, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await tcpProbe(url);
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${url} did not open: ${error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+export async function startContainers(workers = 1) {
   const { GenericContainer, Wait } = await import('testcontainers');
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
   const { RedisContainer } = await import('@testcontainers/redis');
@@ -84,7 +141,11 @@ export async function startContainers() {
   const startOne = async (name, container, ready = async () => {}) => {
     const begun = Date.now();
     const running = await container.withLabels(CONTAINER_LABELS).withNetworkMode('bridge').start();
-    started.push(running);
+    started.push({
+      name: `container ${running.getId().slice(0, 12)} ${running.getName().replace(/^\//, '')}`,
+      // testcontainers' stop removes it, with its volumes.
+      stop: () => running.stop(),
+    });
     await ready(running);
     log(`started container ${running.getId().slice(0, 12)} ${running.getName().replace(/^\//, '')} (${name}) in ${((Date.now() - begun) / 1000).toFixed(1)} s`);
     return running;
@@ -103,13 +164,6 @@ export async function startContainers() {
       // The official image logs that line once for its init-time server too: connect to be sure.
       (postgres) => untilConnects(postgres.getConnectionUri()),
     ),
-    startOne(
-      'NATS',
-      new GenericContainer(images.nats)
-        .withCommand(['-js'])
-        .withExposedPorts(4222)
-        .withWaitStrategy(Wait.forLogMessage(/Server is ready/)),
-    ),
     startOne('Redis', new RedisContainer(images.redis)),
     startOne(
       'MinIO',
@@ -119,19 +173,28 @@ export async function startContainers() {
         .withExposedPorts(9000)
         .withWaitStrategy(Wait.forHttp('/minio/health/live', 9000)),
     ),
+    ...Array.from({ length: workers }, (_, worker) =>
+      startOne(
+        `NATS of worker ${worker + 1}`,
+        new GenericContainer(images.nats)
+          .withCommand(['-js'])
+          .withExposedPorts(4222)
+          .withWaitStrategy(Wait.forLogMessage(/Server is ready/)),
+      ),
+    ),
   ]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length > 0) {
     // No teardown follows a failed setup: remove what did start, then fail.
-    await stopContainers();
+    await stopServers();
     const hint = process.env.VAULT_IT_IMAGES === 'local' ? '\nThe local images are made by: bash scripts/containers/servers/build.sh' : '';
     throw new Error(`testcontainers could not start every server:\n  ${failed.map((r) => r.reason?.message ?? r.reason).join('\n  ')}${hint}`);
   }
-  const [postgres, nats, redis, minio] = results.map((r) => r.value);
+  const [postgres, redis, minio, ...nats] = results.map((r) => r.value);
   return {
     source: 'testcontainers',
     databaseUrl: postgres.getConnectionUri(),
-    natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`,
+    natsUrls: nats.map((server) => `nats://${server.getHost()}:${server.getMappedPort(4222)}`).join(','),
     redisUrl: redis.getConnectionUrl(),
     s3Endpoint: `http://${minio.getHost()}:${minio.getMappedPort(9000)}`,
     s3AccessKey: 'vault-test',
@@ -155,19 +218,18 @@ async function untilConnects(url, timeoutMs = 60_000) {
   }
 }
 
-/** Removes every container this run started (testcontainers' stop removes it, with its volumes). */
-export async function stopContainers() {
+/** Removes every container and stops every server this run started. */
+export async function stopServers() {
   const problems = [];
-  for (const container of started.splice(0)) {
-    const id = container.getId().slice(0, 12);
+  for (const server of started.splice(0)) {
     try {
-      await container.stop();
-      process.stdout.write(`  removed container ${id} ${container.getName().replace(/^\//, '')}\n`);
+      await server.stop();
+      process.stdout.write(`  removed ${server.name}\n`);
     } catch (error) {
-      problems.push(`${id}: ${error.message}`);
+      problems.push(`${server.name}: ${error.message}`);
     }
   }
-  if (problems.length > 0) throw new Error(`containers not removed:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new Error(`servers not removed:\n  ${problems.join('\n  ')}`);
 }
 
 /** Fails loudly, naming every server that does not answer, instead of skipping tests. */
@@ -181,7 +243,7 @@ export async function assertReachable(servers) {
     problems.push(`PostgreSQL at ${servers.databaseUrl}: ${error.message}`);
   }
   for (const [name, url] of [
-    ['NATS', servers.natsUrl],
+    ...servers.natsUrls.split(',').map((url) => ['NATS', url]),
     ['Redis', servers.redisUrl],
     ['S3 (scripts/s3-server/start.sh)', servers.s3Endpoint],
   ]) {

@@ -1,9 +1,11 @@
 import { ENV_KEYS, assertReachable, containerEngineAvailable, fromEnvironment, redact, startContainers } from './servers.mjs';
 
-export default async function globalSetup() {
-  const servers = containerEngineAvailable() ? await startContainers() : fromEnvironment();
+/** Jest passes its configuration: one NATS for each worker it may start (1 with --runInBand). */
+export default async function globalSetup(globalConfig) {
+  const workers = Math.max(1, globalConfig?.maxWorkers ?? 1);
+  const servers = containerEngineAvailable() ? await startContainers(workers) : await fromEnvironment(workers);
   process.stdout.write(
-    `\nIntegration servers: ${servers.source} (PostgreSQL ${redact(servers.databaseUrl)}, NATS ${servers.natsUrl}, Redis ${servers.redisUrl}, S3 ${servers.s3Endpoint})\n`,
+    `\nIntegration servers: ${servers.source} (PostgreSQL ${redact(servers.databaseUrl)}, NATS ${servers.natsUrls}, Redis ${servers.redisUrl}, S3 ${servers.s3Endpoint})\n`,
   );
   await assertReachable(servers);
   // Workers start after this and inherit the environment.

@@ -1,5 +1,5 @@
-import { stopContainers } from './servers.mjs';
+import { stopServers } from './servers.mjs';
 
 export default async function globalTeardown() {
-  await stopContainers();
+  await stopServers();
 }

@@ -9,7 +9,9 @@ export interface TestServers {
 
 export function testServers(): TestServers {
   const databaseUrl = process.env.VAULT_IT_DATABASE_URL;
-  const natsUrl = process.env.VAULT_IT_NATS_URL;
+  // This Jest worker's own NATS (JEST_WORKER_ID counts from 1; the global setup starts one per worker).
+  const natsUrls = process.env.VAULT_IT_NATS_URLS?.split(',') ?? [];
+  const natsUrl = natsUrls[(Number(process.env.JEST_WORKER_ID ?? 1) - 1) % Math.max(1, natsUrls.length)];
   const redisUrl = process.env.VAULT_IT_REDIS_URL;
   if (!databaseUrl || !natsUrl || !redisUrl) throw new Error('Integration servers are unknown: run the suite through its global setup');
   const s3 = {
