@@ -1,6 +1,7 @@
 import { MessagePattern } from '@nestjs/microservices';
 import { describeIssues, type RpcContract, type RpcEnvelope, type RpcReply, type RpcRequest, type RpcResponse } from '@vault/contracts';
 import { contextLogger, requestContext } from '@vault/platform';
+import { errorWithCauses } from './error-with-causes.js';
 import { RpcFailure } from './rpc-failure.js';
 
 const logger = contextLogger('Handles');
@@ -37,7 +38,7 @@ export function Handles<C extends RpcContract>(contract: C) {
         } catch (error) {
           if (error instanceof RpcFailure) return { ok: false, error: error.toBody() };
           // The details stay in this service's log; the caller learns only which service failed.
-          logger.error(`${contract.pattern} failed: ${(error as Error)?.stack ?? String(error)}`);
+          logger.error(`${contract.pattern} failed: ${errorWithCauses(error)}`);
           return { ok: false, error: RpcFailure.failedIn(contract.pattern).toBody() };
         }
       });
