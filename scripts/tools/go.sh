@@ -15,3 +15,12 @@ find_go() {
   fi
   printf '%s' "$go_bin"
 }
+
+# One build of a tool at a time (held until the script exits): CI builds the
+# tools in the background while npm install runs, and the deploy tier's own
+# call waits here for that build, then finds the binary.
+one_build_at_a_time() {
+  mkdir -p "$VAULT_TOOLS_DIR"
+  exec 9>"$VAULT_TOOLS_DIR/.$1.lock"
+  flock 9
+}

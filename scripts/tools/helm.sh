@@ -18,6 +18,7 @@ VERSION="${VAULT_HELM_VERSION:-v3.19.0}"
 BIN_DIR="$VAULT_TOOLS_DIR/helm-$VERSION"
 BINARY="$BIN_DIR/helm"
 
+one_build_at_a_time "helm-$VERSION"
 if [ ! -x "$BINARY" ]; then
   GO_BIN="$(find_go helm)"
   echo "[tools] building helm $VERSION with $("$GO_BIN" version) into $BIN_DIR (several minutes, once)" >&2

@@ -12,6 +12,7 @@ HASH="$(cd "$SOURCE" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-12)"
 BIN_DIR="$VAULT_TOOLS_DIR/validate-manifests-$HASH"
 BINARY="$BIN_DIR/validate-manifests"
 
+one_build_at_a_time validate-manifests
 if [ ! -x "$BINARY" ]; then
   GO_BIN="$(find_go validate-manifests)"
   echo "[tools] building validate-manifests into $BIN_DIR" >&2
