@@ -72,7 +72,7 @@ describe('distributed mode: a broker outage', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = await createTestRedis();
-    // Not the run's shared NATS: this one is killed. VAULT_IT_PRIVATE_NATS_PORT pins its port.
+    // Not the worker's NATS (its spec files share it): this one is killed. VAULT_IT_PRIVATE_NATS_PORT pins its port.
     nats = new PrivateNats(Number(process.env.VAULT_IT_PRIVATE_NATS_PORT ?? (await freePort())));
     await nats.start();
     stack = await startDistributedStack({ DATABASE_URL: db.url, NATS_URL: nats.url, REDIS_URL: redis.url });

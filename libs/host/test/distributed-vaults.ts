@@ -4,7 +4,7 @@ import { startDistributedStack } from './stack.js';
 type Vault = { db: TestDatabase; redis: TestRedis; stack: Awaited<ReturnType<typeof startDistributedStack>> };
 
 /**
- * Distributed vaults one after another on the run's NATS, each with its own
+ * Distributed vaults one after another on the worker's NATS, each with its own
  * database, Redis and bucket: `next` stops the running one first (one vault
  * on the bus at a time: the new one serves the same queue groups), `closeAll`
  * stops the last and drops every database and Redis.

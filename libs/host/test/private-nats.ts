@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 /**
  * A nats-server of one test's own (its port, its JetStream store), so the
- * test can kill the broker without touching the run's shared NATS.
+ * test can kill the broker without touching the NATS its worker's spec files share.
  */
 export class PrivateNats {
   private child?: ChildProcess;

@@ -52,8 +52,8 @@ export async function startDistributedStack(env: Record<string, string>) {
     audit: () => startService(config, 'audit', AuditModule.forRoot({ migrate: true })),
     media: () => startService(config, 'media', MediaModule.forRoot({ migrate: true, store: requireS3(config) })),
   };
-  // Every app joins the run's shared NATS: one left running after a failed start would answer the
-  // next spec's requests from a dropped database (CI once failed 4 spec files after one so).
+  // Every app joins the worker's NATS, which its spec files share: one left running after a failed
+  // start would answer the next spec's requests from a dropped database (CI once failed 4 files so).
   const running: Record<string, INestApplication> = {};
   let gateway: INestApplication;
   try {
@@ -147,7 +147,7 @@ export function embeddedVaultForBlock(env: Record<string, string> = {}): () => A
 }
 
 /**
- * A distributed stack for the tests of one describe block, on the run's NATS,
+ * A distributed stack for the tests of one describe block, on the worker's NATS,
  * with a database and a Redis of its own: started before them, stopped and
  * its stores dropped after them.
  */
