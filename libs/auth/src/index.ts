@@ -9,3 +9,4 @@ export { passwordProblem, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from './own
 export { hashPassword, verifyPassword, isArgon2idHash } from './owner/password-hasher.js';
 export { DEFAULT_LOCKOUT, type LockoutOptions } from './lockout/lockout.options.js';
 export { AUTH_MIGRATIONS } from './database.js';
+export { AUTH_ARCHIVE_TABLES } from './archive/auth-archive.tables.js';

@@ -5,6 +5,7 @@ import { EXPORT_PASSPHRASE_MIN, PHOTO_MAX_BYTES } from './limits.js';
 import { PhotoContentType } from './media.contracts.js';
 import { ClockTime, IsoDate } from './planner-fields.js';
 import { defineRpc } from './rpc.js';
+import type { ServiceName } from './services.js';
 
 /**
  * The owner's export: every record of every service, as each service keeps
@@ -116,6 +117,37 @@ export type AccessLogRecord = z.infer<typeof AccessLogRecord>;
 export const SettingsRecord = z.strictObject({ globalAccess: z.boolean() });
 export type SettingsRecord = z.infer<typeof SettingsRecord>;
 
+/**
+ * Every kind of paged record the archive carries, in `vault.json`'s order (a
+ * restore's too: the weekly templates before the schedule items that name
+ * them): the service that keeps it, the topic of its export and import
+ * patterns (`planner.export.weekly-templates`), and its record. The one list
+ * of kinds: `vault.json`'s shape, the page contracts, the manifest's counts
+ * and a restore's summary are derived from it.
+ */
+export const ARCHIVE_RECORDS = {
+  targets: { service: 'planner', topic: 'targets', record: TargetRecord },
+  weeklyTemplates: { service: 'planner', topic: 'weekly-templates', record: WeeklyTemplateRecord },
+  scheduleItems: { service: 'planner', topic: 'schedule-items', record: ScheduleItemRecord },
+  missions: { service: 'planner', topic: 'missions', record: MissionRecord },
+  studies: { service: 'planner', topic: 'studies', record: StudyRecord },
+  journal: { service: 'journal', topic: 'entries', record: JournalRecord },
+  photos: { service: 'media', topic: 'photos', record: PhotoRecord },
+  accessLog: { service: 'audit', topic: 'access-log', record: AccessLogRecord },
+} as const satisfies Record<string, { service: ServiceName; topic: string; record: z.ZodType }>;
+type ArchiveRecords = typeof ARCHIVE_RECORDS;
+export type ArchiveRecordKind = keyof ArchiveRecords;
+/** The record of one kind, as `vault.json` holds it. */
+export type ArchiveRecord<K extends ArchiveRecordKind> = z.infer<ArchiveRecords[K]['record']>;
+
+/** The kinds of paged records, in the order `vault.json` holds them. */
+export const ARCHIVE_RECORD_KINDS = Object.keys(ARCHIVE_RECORDS) as ArchiveRecordKind[];
+
+/** One value per kind of record (of `kinds`), made by `make`; `T` names each kind's value type. */
+function perKind<T>(make: <K extends ArchiveRecordKind>(kind: K, entry: ArchiveRecords[K]) => unknown, kinds = ARCHIVE_RECORD_KINDS): T {
+  return Object.fromEntries(kinds.map((kind) => [kind, make(kind, ARCHIVE_RECORDS[kind])])) as T;
+}
+
 /** `vault.json`: the whole vault, one key per kind of record. */
 export const VaultArchive = z.strictObject({
   format: z.literal(ARCHIVE_FORMAT),
@@ -123,20 +155,9 @@ export const VaultArchive = z.strictObject({
   exportedAt: Timestamp,
   settings: SettingsRecord,
   balance: BalanceRecord,
-  targets: z.array(TargetRecord),
-  weeklyTemplates: z.array(WeeklyTemplateRecord),
-  scheduleItems: z.array(ScheduleItemRecord),
-  missions: z.array(MissionRecord),
-  studies: z.array(StudyRecord),
-  journal: z.array(JournalRecord),
-  photos: z.array(PhotoRecord),
-  accessLog: z.array(AccessLogRecord),
+  ...perKind<{ [K in ArchiveRecordKind]: z.ZodArray<ArchiveRecords[K]['record']> }>((_kind, entry) => z.array(entry.record)),
 });
 export type VaultArchive = z.infer<typeof VaultArchive>;
-
-/** The kinds of paged records, in the order `vault.json` holds them. */
-export const ARCHIVE_RECORD_KINDS = ['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'journal', 'photos', 'accessLog'] as const;
-export type ArchiveRecordKind = (typeof ARCHIVE_RECORD_KINDS)[number];
 
 /** Keyset paging by id: stable while the owner keeps writing, and no page is read twice. */
 export const ExportPageRequest = z.object({ after: Id.optional() });
@@ -160,6 +181,22 @@ function importPage<R extends z.ZodType>(pattern: string, record: R) {
   });
 }
 
+type ExportPageOf<R extends z.ZodType> = ReturnType<typeof exportPage<R>>;
+type ImportPageOf<R extends z.ZodType> = ReturnType<typeof importPage<R>>;
+
+/** Each kind's export, a page at a time (`<service>.export.<topic>`), answered by the service that keeps it. */
+export const EXPORT_PAGES = perKind<{ [K in ArchiveRecordKind]: ExportPageOf<ArchiveRecords[K]['record']> }>((_kind, entry) =>
+  exportPage(`${entry.service}.export.${entry.topic}`, entry.record),
+);
+
+/** Kinds whose records come back in pages; a photo comes back one at a time, with its bytes (ImportPhoto). */
+export type PagedImportKind = Exclude<ArchiveRecordKind, 'photos'>;
+/** Each paged kind's restore, a page at a time (`<service>.import.<topic>`). */
+export const IMPORT_PAGES = perKind<{ [K in PagedImportKind]: ImportPageOf<ArchiveRecords[K]['record']> }>(
+  (_kind, entry) => importPage(`${entry.service}.import.${entry.topic}`, entry.record),
+  ARCHIVE_RECORD_KINDS.filter((kind) => kind !== 'photos'),
+);
+
 /** Whether a service holds nothing of the owner's: a restore goes into an empty vault only. */
 export const ImportReadiness = z.object({ service: z.string(), empty: z.boolean(), holds: z.array(z.string()) });
 export type ImportReadiness = z.infer<typeof ImportReadiness>;
@@ -178,30 +215,16 @@ export const ExportSettings = defineRpc({ pattern: 'auth.export.settings', reque
 export const ImportSettings = defineRpc({ pattern: 'auth.import.settings', request: SettingsRecord, response: SettingsRecord });
 
 // planner-svc
-export const ExportTargets = exportPage('planner.export.targets', TargetRecord);
-export const ExportWeeklyTemplates = exportPage('planner.export.weekly-templates', WeeklyTemplateRecord);
-export const ExportScheduleItems = exportPage('planner.export.schedule-items', ScheduleItemRecord);
-export const ExportMissions = exportPage('planner.export.missions', MissionRecord);
-export const ExportStudies = exportPage('planner.export.studies', StudyRecord);
 export const ExportBalance = defineRpc({ pattern: 'planner.export.balance', request: Empty, response: BalanceRecord });
-export const ImportTargets = importPage('planner.import.targets', TargetRecord);
-export const ImportWeeklyTemplates = importPage('planner.import.weekly-templates', WeeklyTemplateRecord);
-export const ImportScheduleItems = importPage('planner.import.schedule-items', ScheduleItemRecord);
-export const ImportMissions = importPage('planner.import.missions', MissionRecord);
-export const ImportStudies = importPage('planner.import.studies', StudyRecord);
 export const ImportBalance = defineRpc({ pattern: 'planner.import.balance', request: BalanceRecord, response: BalanceRecord });
 export const PlannerImportReadiness = readiness('planner');
 export const DiscardPlannerImport = discard('planner');
 
 // journal-svc: decrypted on the way out, encrypted under this vault's key on the way in.
-export const ExportJournal = exportPage('journal.export.entries', JournalRecord);
-export const ImportJournal = importPage('journal.import.entries', JournalRecord);
 export const JournalImportReadiness = readiness('journal');
 export const DiscardJournalImport = discard('journal');
 
 // audit-svc
-export const ExportAccessLog = exportPage('audit.export.access-log', AccessLogRecord);
-export const ImportAccessLog = importPage('audit.import.access-log', AccessLogRecord);
 /** The restored records only, by id: the new vault's own log (its sign-ins) stays. */
 export const DiscardAccessLogImport = defineRpc({
   pattern: 'audit.import.discard',
@@ -216,7 +239,6 @@ export const DiscardAccessLogImport = defineRpc({
  * so they never cross the message bus. On the way in, the gateway writes the
  * bytes where media-svc says, then media-svc checks and keeps them.
  */
-export const ExportPhotos = exportPage('media.export.photos', PhotoRecord);
 
 /** Where the gateway writes one photo's bytes: a presigned PUT on the bucket, or a file of the embedded store. */
 export const PhotoTarget = z.discriminatedUnion('kind', [

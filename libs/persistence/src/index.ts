@@ -6,3 +6,4 @@ export * from './service-roles.js';
 export * from './embedded-postgres/index.js';
 export * from './durability-check.js';
 export * from './integrity-violation.js';
+export * from './archive-tables.js';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { ARCHIVE_PAGE_RECORDS, DiscardAccessLogImport, ExportAccessLog, ImportAccessLog, fitPage, type RpcRequest } from '@vault/contracts';
-import { integrityViolation, type Database } from '@vault/persistence';
+import { ARCHIVE_PAGE_RECORDS, DiscardAccessLogImport, EXPORT_PAGES, IMPORT_PAGES, fitPage, type ArchiveRecord, type RpcRequest } from '@vault/contracts';
+import { archiveRecordOf, integrityViolation, rowOfArchiveRecord, type Database } from '@vault/persistence';
 import { Handles, RpcFailure } from '@vault/transport';
 import { asc, gt, inArray } from 'drizzle-orm';
 import { InjectAuditDb } from '../database.js';
@@ -15,19 +15,19 @@ import { accessLog } from '../schema/access-log.table.js';
 export class AuditArchiveHandlers {
   constructor(@InjectAuditDb() private readonly db: Database) {}
 
-  @Handles(ExportAccessLog)
-  async export({ after }: RpcRequest<typeof ExportAccessLog>) {
+  @Handles(EXPORT_PAGES.accessLog)
+  async export({ after }: RpcRequest<typeof EXPORT_PAGES.accessLog>) {
     const query = this.db.select().from(accessLog).orderBy(asc(accessLog.id)).limit(ARCHIVE_PAGE_RECORDS).$dynamic();
     const rows = await (after ? query.where(gt(accessLog.id, after)) : query);
-    const records = rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    const records = rows.map((row) => archiveRecordOf(row) as ArchiveRecord<'accessLog'>);
     return fitPage(records, rows.length < ARCHIVE_PAGE_RECORDS);
   }
 
-  @Handles(ImportAccessLog)
-  async import({ records }: RpcRequest<typeof ImportAccessLog>) {
+  @Handles(IMPORT_PAGES.accessLog)
+  async import({ records }: RpcRequest<typeof IMPORT_PAGES.accessLog>) {
     if (records.length === 0) return { imported: 0 };
     try {
-      await this.db.insert(accessLog).values(records.map((record) => ({ ...record, createdAt: new Date(record.createdAt) })));
+      await this.db.insert(accessLog).values(records.map((record) => rowOfArchiveRecord(accessLog, record)));
     } catch (error) {
       const violation = integrityViolation(error);
       if (violation) throw new RpcFailure(422, `accessLog: ${violation.detail ?? 'a record contradicts another'}`);

@@ -1,4 +1,4 @@
-import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, PHOTO_MAX_BYTES, VaultArchive, describeIssues } from '@vault/contracts';
+import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ARCHIVE_RECORD_KINDS, PHOTO_MAX_BYTES, VaultArchive, describeIssues } from '@vault/contracts';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
@@ -192,7 +192,7 @@ function parseJson(bytes: Buffer, name: string): unknown {
 
 /** vault.json, the manifest and the files must tell the same story. */
 function checkAgreement(vault: VaultArchive, manifest: Manifest, entries: Map<string, Entry>) {
-  for (const kind of ['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'journal', 'photos', 'accessLog'] as const) {
+  for (const kind of ARCHIVE_RECORD_KINDS) {
     if (manifest.counts[kind] !== vault[kind].length) {
       throw new ArchiveRefusal(400, `manifest.json counts ${manifest.counts[kind]} ${kind}, vault.json holds ${vault[kind].length}`);
     }

@@ -1,29 +1,5 @@
-import {
-  ExportAccessLog,
-  ExportJournal,
-  ExportMissions,
-  ExportPhotos,
-  ExportScheduleItems,
-  ExportStudies,
-  ExportTargets,
-  ExportWeeklyTemplates,
-  type ArchiveRecordKind,
-  type RpcContract,
-  type RpcResponse,
-} from '@vault/contracts';
+import { EXPORT_PAGES, type ArchiveRecordKind, type RpcResponse } from '@vault/contracts';
 import type { RpcClient } from '@vault/transport';
-
-/** Which contract pages out each kind of record, in vault.json's order. */
-export const EXPORT_PAGES = {
-  targets: ExportTargets,
-  weeklyTemplates: ExportWeeklyTemplates,
-  scheduleItems: ExportScheduleItems,
-  missions: ExportMissions,
-  studies: ExportStudies,
-  journal: ExportJournal,
-  photos: ExportPhotos,
-  accessLog: ExportAccessLog,
-} as const satisfies Record<ArchiveRecordKind, RpcContract>;
 
 type PageContract = (typeof EXPORT_PAGES)[ArchiveRecordKind];
 type RecordOf<C extends PageContract> = RpcResponse<C>['records'][number];

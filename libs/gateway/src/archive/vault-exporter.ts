@@ -1,14 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ARCHIVE_FORMAT,
-  ARCHIVE_FORMAT_VERSION,
-  ARCHIVE_RECORD_KINDS,
-  ExportBalance,
-  ExportJournal,
-  ExportPhotos,
-  ExportSettings,
-  LocatePhoto,
-} from '@vault/contracts';
+import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ARCHIVE_RECORD_KINDS, EXPORT_PAGES, ExportBalance, ExportSettings, LocatePhoto } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
@@ -17,7 +8,7 @@ import type { ZipFile } from 'yazl';
 import { openPhotoSource } from '../media/photo-source.js';
 import { encryptArchive } from './archive-encryption.js';
 import { JournalPaths, MANIFEST_JSON, VAULT_JSON, journalMarkdown, photoPath } from './archive-layout.js';
-import { EXPORT_PAGES, pagesOf } from './archive-records.js';
+import { pagesOf } from './archive-records.js';
 import type { Manifest } from './manifest.js';
 
 /**
@@ -118,7 +109,7 @@ export class VaultExporter {
     await addStream(VAULT_JSON, Readable.from(this.vaultJson(manifest)), true);
     const paths = new JournalPaths();
     let journalFiles = 0;
-    for await (const page of pagesOf(this.rpc, ExportJournal)) {
+    for await (const page of pagesOf(this.rpc, EXPORT_PAGES.journal)) {
       for (const note of page) {
         await addBuffer(paths.next(note), Buffer.from(journalMarkdown(note)));
         journalFiles++;
@@ -126,7 +117,7 @@ export class VaultExporter {
     }
     manifest.counts.journalFiles = journalFiles;
     let photoFiles = 0;
-    for await (const page of pagesOf(this.rpc, ExportPhotos)) {
+    for await (const page of pagesOf(this.rpc, EXPORT_PAGES.photos)) {
       for (const photo of page) {
         // Located just before it is read: a presigned URL lives a minute.
         const located = await this.rpc.send(LocatePhoto, { id: photo.id });

@@ -6,16 +6,11 @@ import {
   DiscardJournalImport,
   DiscardMediaImport,
   DiscardPlannerImport,
-  ImportAccessLog,
+  ARCHIVE_RECORD_KINDS,
+  IMPORT_PAGES,
   ImportBalance,
-  ImportJournal,
-  ImportMissions,
   ImportPhoto,
-  ImportScheduleItems,
   ImportSettings,
-  ImportStudies,
-  ImportTargets,
-  ImportWeeklyTemplates,
   JournalImportReadiness,
   MediaImportReadiness,
   PlannerImportReadiness,
@@ -81,31 +76,27 @@ export class VaultImporter {
   private async importAll(archive: VerifiedArchive): Promise<RestoreSummary & { globalAccess: boolean }> {
     const { vault } = archive;
     try {
-      await this.sendInPages(ImportTargets, vault.targets);
-      // Templates before the schedule items that name them.
-      await this.sendInPages(ImportWeeklyTemplates, vault.weeklyTemplates);
-      await this.sendInPages(ImportScheduleItems, vault.scheduleItems);
-      await this.sendInPages(ImportMissions, vault.missions);
-      await this.sendInPages(ImportStudies, vault.studies);
-      await this.rpc.send(ImportBalance, vault.balance);
-      await this.sendInPages(ImportJournal, vault.journal);
-      for (const photo of vault.photos) {
-        const slot = await this.rpc.send(ReservePhotoImport, {});
-        await writePhotoTarget(slot.target, await archive.openPhoto(photo), photo.size);
-        await this.rpc.send(ImportPhoto, { key: slot.key, record: photo, sha256: archive.manifest.files[photoPath(photo)].sha256 });
+      // Each kind in the archive's order (templates before the schedule items that name them).
+      for (const kind of ARCHIVE_RECORD_KINDS) {
+        if (kind !== 'photos') await this.sendInPages(IMPORT_PAGES[kind], vault[kind]);
+        else await this.importPhotos(archive);
       }
-      await this.sendInPages(ImportAccessLog, vault.accessLog);
+      await this.rpc.send(ImportBalance, vault.balance);
       const settings: SettingsRecord = await this.rpc.send(ImportSettings, vault.settings);
-      const restored = Object.fromEntries(
-        (['targets', 'weeklyTemplates', 'scheduleItems', 'missions', 'studies', 'journal', 'photos', 'accessLog'] as const).map((kind) => [
-          kind,
-          vault[kind].length,
-        ]),
-      );
+      const restored = Object.fromEntries(ARCHIVE_RECORD_KINDS.map((kind) => [kind, vault[kind].length]));
       return { restored, globalAccess: settings.globalAccess };
     } catch (error) {
       await this.discard(vault.accessLog.map((record) => record.id));
       throw error;
+    }
+  }
+
+  /** Each photo's bytes where media-svc says, then its record, which media-svc keeps once the bytes match it. */
+  private async importPhotos(archive: VerifiedArchive): Promise<void> {
+    for (const photo of archive.vault.photos) {
+      const slot = await this.rpc.send(ReservePhotoImport, {});
+      await writePhotoTarget(slot.target, await archive.openPhoto(photo), photo.size);
+      await this.rpc.send(ImportPhoto, { key: slot.key, record: photo, sha256: archive.manifest.files[photoPath(photo)].sha256 });
     }
   }
 

@@ -2,8 +2,8 @@ import { Controller } from '@nestjs/common';
 import {
   ARCHIVE_PAGE_RECORDS,
   DiscardJournalImport,
-  ExportJournal,
-  ImportJournal,
+  EXPORT_PAGES,
+  IMPORT_PAGES,
   JournalImportReadiness,
   fitPage,
   type JournalRecord,
@@ -29,8 +29,8 @@ export class JournalArchiveHandlers {
     private readonly keys: DataKeyService,
   ) {}
 
-  @Handles(ExportJournal)
-  async export({ after }: RpcRequest<typeof ExportJournal>) {
+  @Handles(EXPORT_PAGES.journal)
+  async export({ after }: RpcRequest<typeof EXPORT_PAGES.journal>) {
     const query = this.db.select().from(entries).orderBy(asc(entries.id)).limit(ARCHIVE_PAGE_RECORDS).$dynamic();
     const rows = await (after ? query.where(gt(entries.id, after)) : query);
     if (rows.length === 0) return { records: [] };
@@ -41,8 +41,8 @@ export class JournalArchiveHandlers {
     );
   }
 
-  @Handles(ImportJournal)
-  async import({ records }: RpcRequest<typeof ImportJournal>) {
+  @Handles(IMPORT_PAGES.journal)
+  async import({ records }: RpcRequest<typeof IMPORT_PAGES.journal>) {
     if (records.length === 0) return { imported: 0 };
     const key = await this.keys.current();
     const rows = records.map((record) => ({

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { DiscardMediaImport, ExportPhotos, ImportPhoto, MediaImportReadiness, ReservePhotoImport, type RpcRequest } from '@vault/contracts';
+import { DiscardMediaImport, EXPORT_PAGES, ImportPhoto, MediaImportReadiness, ReservePhotoImport, type RpcRequest } from '@vault/contracts';
 import { Handles } from '@vault/transport';
 import { MediaArchiveService } from './media-archive.service.js';
 
@@ -8,8 +8,8 @@ import { MediaArchiveService } from './media-archive.service.js';
 export class MediaArchiveHandlers {
   constructor(private readonly archive: MediaArchiveService) {}
 
-  @Handles(ExportPhotos)
-  exportPhotos({ after }: RpcRequest<typeof ExportPhotos>) {
+  @Handles(EXPORT_PAGES.photos)
+  exportPhotos({ after }: RpcRequest<typeof EXPORT_PAGES.photos>) {
     return this.archive.exportPage(after);
   }
 

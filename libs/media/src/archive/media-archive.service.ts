@@ -1,14 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  ARCHIVE_PAGE_RECORDS,
-  PHOTO_MAX_BYTES,
-  UPLOAD_URL_TTL_SECONDS,
-  fitPage,
-  type PhotoContentType,
-  type PhotoRecord,
-  type PhotoTarget,
-} from '@vault/contracts';
-import { integrityViolation, type Database } from '@vault/persistence';
+import { ARCHIVE_PAGE_RECORDS, PHOTO_MAX_BYTES, UPLOAD_URL_TTL_SECONDS, fitPage, type PhotoRecord, type PhotoTarget } from '@vault/contracts';
+import { archiveRecordOf, integrityViolation, type Database } from '@vault/persistence';
 import { RpcFailure } from '@vault/transport';
 import { asc, count, gt } from 'drizzle-orm';
 import { createHash, randomUUID } from 'node:crypto';
@@ -20,6 +12,7 @@ import { OBJECT_STORE, PHOTO_PREFIX, photoKey, uploadKey, type ObjectStore } fro
 import { asRpcFailure } from '../storage/store-failure.js';
 import { UploadSweeper } from '../uploads/upload-sweeper.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
+import { MEDIA_ARCHIVE_TABLES } from './media-archive.tables.js';
 
 /**
  * media-svc's part of an export (each photo's record; the gateway reads the
@@ -113,5 +106,5 @@ export class MediaArchiveService {
 }
 
 function toRecord(row: PhotoRow): PhotoRecord {
-  return { id: row.id, contentType: row.contentType as PhotoContentType, size: row.size, createdAt: row.createdAt.toISOString() };
+  return archiveRecordOf(row, MEDIA_ARCHIVE_TABLES.archived.photos) as PhotoRecord;
 }

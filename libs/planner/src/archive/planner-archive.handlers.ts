@@ -1,73 +1,38 @@
 import { Controller } from '@nestjs/common';
-import {
-  DiscardPlannerImport,
-  ExportBalance,
-  ExportMissions,
-  ExportScheduleItems,
-  ExportStudies,
-  ExportTargets,
-  ExportWeeklyTemplates,
-  ImportBalance,
-  ImportMissions,
-  ImportScheduleItems,
-  ImportStudies,
-  ImportTargets,
-  ImportWeeklyTemplates,
-  PlannerImportReadiness,
-  fitPage,
-  type MissionRecord,
-  type RpcRequest,
-  type ScheduleItemRecord,
-  type StudyRecord,
-  type TargetRecord,
-  type WeeklyTemplateRecord,
-} from '@vault/contracts';
+import { DiscardPlannerImport, EXPORT_PAGES, ExportBalance, IMPORT_PAGES, ImportBalance, PlannerImportReadiness, type RpcRequest } from '@vault/contracts';
 import { Handles } from '@vault/transport';
-import type { ActivityRow } from '../schema/activities.table.js';
-import type { ScheduleItemRow } from '../schema/schedule-items.table.js';
-import type { StudyRow } from '../schema/studies.table.js';
-import type { TargetRow } from '../schema/targets.table.js';
-import type { WeeklyTemplateRow } from '../schema/weekly-templates.table.js';
-import { PlannerArchiveRepository, RECORD_TABLES } from './planner-archive.repository.js';
+import { PlannerArchiveRepository } from './planner-archive.repository.js';
 
 type Page = { after?: string };
-const iso = (date: Date) => date.toISOString();
-const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
-const dateOrNull = (value: string | null) => (value ? new Date(value) : null);
 
-/** planner-svc's part of an export and of a restore: its records exactly as stored. */
+/** planner-svc's part of an export and of a restore: its records exactly as stored (planner-archive.tables.ts). */
 @Controller()
 export class PlannerArchiveHandlers {
   constructor(private readonly archive: PlannerArchiveRepository) {}
 
-  @Handles(ExportTargets)
-  async exportTargets({ after }: Page) {
-    const rows = await this.archive.page(RECORD_TABLES.targets, after);
-    return fitPage(rows.map(targetRecord), rows.length < 500);
+  @Handles(EXPORT_PAGES.targets)
+  exportTargets({ after }: Page) {
+    return this.archive.exportPage('targets', after);
   }
 
-  @Handles(ExportWeeklyTemplates)
-  async exportWeeklyTemplates({ after }: Page) {
-    const rows = await this.archive.page(RECORD_TABLES.weeklyTemplates, after);
-    return fitPage(rows.map(weeklyTemplateRecord), rows.length < 500);
+  @Handles(EXPORT_PAGES.weeklyTemplates)
+  exportWeeklyTemplates({ after }: Page) {
+    return this.archive.exportPage('weeklyTemplates', after);
   }
 
-  @Handles(ExportScheduleItems)
-  async exportScheduleItems({ after }: Page) {
-    const rows = await this.archive.page(RECORD_TABLES.scheduleItems, after);
-    return fitPage(rows.map(scheduleItemRecord), rows.length < 500);
+  @Handles(EXPORT_PAGES.scheduleItems)
+  exportScheduleItems({ after }: Page) {
+    return this.archive.exportPage('scheduleItems', after);
   }
 
-  @Handles(ExportMissions)
-  async exportMissions({ after }: Page) {
-    const rows = await this.archive.page(RECORD_TABLES.missions, after);
-    return fitPage(rows.map(missionRecord), rows.length < 500);
+  @Handles(EXPORT_PAGES.missions)
+  exportMissions({ after }: Page) {
+    return this.archive.exportPage('missions', after);
   }
 
-  @Handles(ExportStudies)
-  async exportStudies({ after }: Page) {
-    const rows = await this.archive.page(RECORD_TABLES.studies, after);
-    return fitPage(rows.map(studyRecord), rows.length < 500);
+  @Handles(EXPORT_PAGES.studies)
+  exportStudies({ after }: Page) {
+    return this.archive.exportPage('studies', after);
   }
 
   @Handles(ExportBalance)
@@ -75,35 +40,30 @@ export class PlannerArchiveHandlers {
     return { amount: await this.archive.balance() };
   }
 
-  @Handles(ImportTargets)
-  async importTargets({ records }: RpcRequest<typeof ImportTargets>) {
-    const rows = records.map((r) => ({ ...r, createdAt: new Date(r.createdAt), completedAt: dateOrNull(r.completedAt) }));
-    return { imported: await this.archive.insert(RECORD_TABLES.targets, rows, 'targets') };
+  @Handles(IMPORT_PAGES.targets)
+  importTargets({ records }: RpcRequest<typeof IMPORT_PAGES.targets>) {
+    return this.archive.importPage('targets', records);
   }
 
-  @Handles(ImportWeeklyTemplates)
-  async importWeeklyTemplates({ records }: RpcRequest<typeof ImportWeeklyTemplates>) {
-    const rows = records.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
-    return { imported: await this.archive.insert(RECORD_TABLES.weeklyTemplates, rows, 'weeklyTemplates') };
+  @Handles(IMPORT_PAGES.weeklyTemplates)
+  importWeeklyTemplates({ records }: RpcRequest<typeof IMPORT_PAGES.weeklyTemplates>) {
+    return this.archive.importPage('weeklyTemplates', records);
   }
 
   /** After the weekly templates: an item names the template it came from. */
-  @Handles(ImportScheduleItems)
-  async importScheduleItems({ records }: RpcRequest<typeof ImportScheduleItems>) {
-    const rows = records.map((r) => ({ ...r, createdAt: new Date(r.createdAt), completedAt: dateOrNull(r.completedAt) }));
-    return { imported: await this.archive.insert(RECORD_TABLES.scheduleItems, rows, 'scheduleItems') };
+  @Handles(IMPORT_PAGES.scheduleItems)
+  importScheduleItems({ records }: RpcRequest<typeof IMPORT_PAGES.scheduleItems>) {
+    return this.archive.importPage('scheduleItems', records);
   }
 
-  @Handles(ImportMissions)
-  async importMissions({ records }: RpcRequest<typeof ImportMissions>) {
-    const rows = records.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
-    return { imported: await this.archive.insert(RECORD_TABLES.missions, rows, 'missions') };
+  @Handles(IMPORT_PAGES.missions)
+  importMissions({ records }: RpcRequest<typeof IMPORT_PAGES.missions>) {
+    return this.archive.importPage('missions', records);
   }
 
-  @Handles(ImportStudies)
-  async importStudies({ records }: RpcRequest<typeof ImportStudies>) {
-    const rows = records.map((r) => ({ ...r, createdAt: new Date(r.createdAt), completedAt: dateOrNull(r.completedAt) }));
-    return { imported: await this.archive.insert(RECORD_TABLES.studies, rows, 'studies') };
+  @Handles(IMPORT_PAGES.studies)
+  importStudies({ records }: RpcRequest<typeof IMPORT_PAGES.studies>) {
+    return this.archive.importPage('studies', records);
   }
 
   @Handles(ImportBalance)
@@ -123,56 +83,4 @@ export class PlannerArchiveHandlers {
     await this.archive.discardAll();
     return { service: 'planner', discarded: true as const };
   }
-}
-
-function targetRecord(row: TargetRow): TargetRecord {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    completed: row.completed,
-    createdAt: iso(row.createdAt),
-    completedAt: isoOrNull(row.completedAt),
-  };
-}
-
-function weeklyTemplateRecord(row: WeeklyTemplateRow): WeeklyTemplateRecord {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    time: row.time,
-    dayOfWeek: row.dayOfWeek,
-    isRepeating: row.isRepeating,
-    createdAt: iso(row.createdAt),
-  };
-}
-
-function scheduleItemRecord(row: ScheduleItemRow): ScheduleItemRecord {
-  return {
-    id: row.id,
-    date: row.date,
-    time: row.time,
-    title: row.title,
-    description: row.description,
-    completed: row.completed,
-    completedAt: isoOrNull(row.completedAt),
-    templateId: row.templateId,
-    createdAt: iso(row.createdAt),
-  };
-}
-
-function missionRecord(row: ActivityRow): MissionRecord {
-  return { id: row.id, title: row.title, description: row.description, createdAt: iso(row.createdAt) };
-}
-
-function studyRecord(row: StudyRow): StudyRecord {
-  return {
-    id: row.id,
-    subject: row.subject,
-    endGoal: row.endGoal,
-    completed: row.completed,
-    completedAt: isoOrNull(row.completedAt),
-    createdAt: iso(row.createdAt),
-  };
 }

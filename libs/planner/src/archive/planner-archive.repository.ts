@@ -1,26 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { ARCHIVE_PAGE_RECORDS, INITIAL_BALANCE } from '@vault/contracts';
-import { integrityViolation, type Database } from '@vault/persistence';
+import { ARCHIVE_PAGE_RECORDS, INITIAL_BALANCE, fitPage, type ArchiveRecord } from '@vault/contracts';
+import { archiveRecordOf, integrityViolation, rowOfArchiveRecord, type Database } from '@vault/persistence';
 import { RpcFailure } from '@vault/transport';
 import { asc, count, sql, type InferInsertModel, type InferSelectModel } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { InjectPlannerDb } from '../database.js';
-import { activities } from '../schema/activities.table.js';
 import { balance } from '../schema/balance.table.js';
-import { scheduleItems } from '../schema/schedule-items.table.js';
-import { studies } from '../schema/studies.table.js';
-import { targets } from '../schema/targets.table.js';
-import { weeklyTemplates } from '../schema/weekly-templates.table.js';
+import { PLANNER_TABLES } from '../schema/planner-tables.js';
+import { RECORD_TABLES, type PlannerRecordKind } from './planner-archive.tables.js';
 
-/** The planner's tables of records, each keyed by a uuid `id`. */
-export const RECORD_TABLES = { targets, weeklyTemplates, scheduleItems, missions: activities, studies } as const;
-export type RecordTable = (typeof RECORD_TABLES)[keyof typeof RECORD_TABLES];
+export type RecordTable = (typeof RECORD_TABLES)[PlannerRecordKind]['table'];
 type Keyed = PgTable & { id: AnyPgColumn };
 
 /** Reads and writes whole rows, ids and timestamps included: what an export takes out and a restore puts back. */
 @Injectable()
 export class PlannerArchiveRepository {
   constructor(@InjectPlannerDb() private readonly db: Database) {}
+
+  /** A page of one kind's records after `after`, as the archive carries them; `next` names the following page. */
+  async exportPage<K extends PlannerRecordKind>(kind: K, after?: string): Promise<{ records: ArchiveRecord<K>[]; next?: string }> {
+    const rows = await this.page(RECORD_TABLES[kind].table, after);
+    const records = rows.map((row) => archiveRecordOf(row) as ArchiveRecord<K> & { id: string });
+    return fitPage(records, rows.length < ARCHIVE_PAGE_RECORDS);
+  }
+
+  /** One page of one kind's records, back as rows, in one transaction. */
+  async importPage<K extends PlannerRecordKind>(kind: K, records: ArchiveRecord<K>[]): Promise<{ imported: number }> {
+    const { table } = RECORD_TABLES[kind];
+    return {
+      imported: await this.insert(
+        table,
+        records.map((record) => rowOfArchiveRecord(table, record)),
+        kind,
+      ),
+    };
+  }
 
   /** Up to a page of rows after `after`, in id order. */
   page<T extends RecordTable>(table: T, after?: string): Promise<InferSelectModel<T>[]> {
@@ -57,7 +71,7 @@ export class PlannerArchiveRepository {
   /** Which kinds hold records, and whether the balance moved: a vault is empty only with none and an untouched balance. */
   async holdings(): Promise<string[]> {
     const holds: string[] = [];
-    for (const [kind, table] of Object.entries(RECORD_TABLES)) {
+    for (const [kind, { table }] of Object.entries(RECORD_TABLES)) {
       const [row] = await this.db.select({ value: count() }).from(table as PgTable);
       if (Number(row.value) > 0) holds.push(kind);
     }
@@ -68,7 +82,7 @@ export class PlannerArchiveRepository {
   /** Every row a failed restore wrote, and the balance back where a vault starts. */
   async discardAll(): Promise<void> {
     await this.db.transaction(async (tx) => {
-      for (const table of [scheduleItems, weeklyTemplates, targets, activities, studies, balance]) await tx.delete(table);
+      for (const table of PLANNER_TABLES) await tx.delete(table);
     });
   }
 }

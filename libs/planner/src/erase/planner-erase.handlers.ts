@@ -3,12 +3,7 @@ import { ErasePlanner, VaultDestroyed } from '@vault/contracts';
 import type { Database } from '@vault/persistence';
 import { Handles, OnEvent } from '@vault/transport';
 import { InjectPlannerDb } from '../database.js';
-import { activities } from '../schema/activities.table.js';
-import { balance } from '../schema/balance.table.js';
-import { scheduleItems } from '../schema/schedule-items.table.js';
-import { studies } from '../schema/studies.table.js';
-import { targets } from '../schema/targets.table.js';
-import { weeklyTemplates } from '../schema/weekly-templates.table.js';
+import { PLANNER_TABLES } from '../schema/planner-tables.js';
 
 /** Self-destruct: every row planner-svc owns, in one transaction. Asked directly, or by the kept event. */
 @Controller()
@@ -28,7 +23,7 @@ export class PlannerEraseHandlers {
 
   private async eraseAll() {
     await this.db.transaction(async (tx) => {
-      for (const table of [scheduleItems, weeklyTemplates, targets, activities, studies, balance]) await tx.delete(table);
+      for (const table of PLANNER_TABLES) await tx.delete(table);
     });
   }
 }
