@@ -1,7 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
-import type { SystemStatus } from '@vault/contracts';
 import { InitializingScreen, NotFoundScreen } from './components/status-screens';
 import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
@@ -43,9 +42,9 @@ function VaultGate() {
   // component watches, which hold no vault data (the status, the owner's public name).
   useEffect(() => {
     if (!gone) return;
-    queryClient.setQueryData<SystemStatus>(STATUS_KEY, { destroyed: true });
-    const kept = new Set<unknown>([STATUS_KEY[0], OWNER_KEY[0], USER_KEY[0]]);
-    queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey[0]) });
+    queryClient.setQueryData(STATUS_KEY, { destroyed: true });
+    const kept = new Set([STATUS_KEY, OWNER_KEY, USER_KEY].map((key) => key.join('/')));
+    queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey.join('/')) });
   }, [gone, queryClient]);
 
   if (gone) return owner.isPending ? <InitializingScreen /> : <FarewellScreen name={owner.data?.name} />;

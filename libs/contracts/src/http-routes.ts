@@ -139,7 +139,7 @@ export const HTTP_ROUTES = {
   disableGlobalAccess: route('DELETE', '/api/settings/global-access').answers(),
   selfDestruct: route('POST', '/api/settings/self-destruct').answers(),
   exportVault: route('POST', '/api/settings/export', { body: 'ExportRequest' }).answers(),
-  restoreVault: route('POST', '/api/settings/restore').answers(),
+  restoreVault: route('POST', '/api/settings/restore').answers<Answer<'RestoreSummary'>>(),
 } as const;
 
 export type HttpRouteName = keyof typeof HTTP_ROUTES;

@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { HTTP_ROUTES, type Activity, type CreateActivityBody } from '@vault/contracts';
+import { HTTP_ROUTES, type CreateActivityBody } from '@vault/contracts';
 import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { sameTitle, type Mission } from './missions';
+import { routeQuery } from './route-query';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 
-export const ACTIVITIES_KEY = [HTTP_ROUTES.activities.path] as const;
+const activitiesQuery = routeQuery(HTTP_ROUTES.activities);
+export const ACTIVITIES_KEY = activitiesQuery.queryKey;
 
 export const ALREADY_EXISTS_TOAST = {
   title: 'Already Exists',
@@ -14,7 +16,7 @@ export const ALREADY_EXISTS_TOAST = {
 } as const;
 
 export function useCustomMissions() {
-  return useQuery<Activity[]>({ queryKey: ACTIVITIES_KEY });
+  return useQuery(activitiesQuery);
 }
 
 /**

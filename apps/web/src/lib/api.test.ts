@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiJson, apiRequest, getQueryFn, serverReason } from './api';
+import { HTTP_ROUTES } from '@vault/contracts';
+import { apiRequest, callApi, getQueryFn, serverReason } from './api';
 import { createQueryClient } from './query-client';
 import { json, mockFetch, text } from '../test/utils';
 
@@ -30,7 +31,7 @@ describe('apiRequest (error text rule)', () => {
 
   it('sends JSON with the session credentials', async () => {
     const fetchMock = mockFetch({ 'POST /api/targets': () => json({ id: '1' }, 201) });
-    const result = await apiJson<{ id: string }>('POST', '/api/targets', { title: 'A' });
+    const result = await callApi(HTTP_ROUTES.createTarget, { body: { title: 'A' } });
     expect(result).toEqual({ id: '1' });
     const [, init] = fetchMock.mock.calls[0]!;
     expect(init).toMatchObject({
@@ -41,9 +42,15 @@ describe('apiRequest (error text rule)', () => {
     });
   });
 
+  it('puts the query of the call into the URL, in the order given', async () => {
+    const fetchMock = mockFetch({ 'GET /api/journal?limit=50&offset=100': () => json([]) });
+    expect(await callApi(HTTP_ROUTES.journal, { query: { limit: 50, offset: 100 } })).toEqual([]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
   it('sends no body or content type without a payload', async () => {
     const fetchMock = mockFetch({ 'DELETE /api/targets/7': () => new Response(null, { status: 204 }) });
-    const result = await apiJson('DELETE', '/api/targets/7');
+    const result = await callApi(HTTP_ROUTES.deleteTarget, { params: { id: '7' } });
     expect(result).toBeUndefined();
     const [, init] = fetchMock.mock.calls[0]!;
     expect(init?.body).toBeUndefined();

@@ -64,8 +64,8 @@ export function serverReason(error: unknown): string | undefined {
 }
 
 /** Sends a request with the session cookie and an optional JSON body; throws by the error text rule. */
-export async function apiRequest(method: HttpMethod, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, credentials: 'same-origin' };
+export async function apiRequest(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  const init: RequestInit = { method, credentials: 'same-origin', ...(signal ? { signal } : {}) };
   if (body !== undefined) {
     init.headers = { 'Content-Type': 'application/json' };
     init.body = JSON.stringify(body);
@@ -75,11 +75,12 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
   return res;
 }
 
-/** Like apiRequest, then parses the JSON answer (undefined for an empty body). */
-export async function apiJson<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, path, body);
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+/**
+ * A route's answer from its text: JSON, undefined when empty. The one place
+ * the web takes the server's word for a shape, which the route table names.
+ */
+export function parseReply<Body, Reply>(_route: HttpRoute<Body, Reply>, text: string): Reply {
+  return (text ? JSON.parse(text) : undefined) as Reply;
 }
 
 /** A route's URL with its `:name` parts filled in, each encoded. */
@@ -91,10 +92,12 @@ export function routeUrl(route: HttpRoute<unknown, unknown>, params: Record<stri
   });
 }
 
-/** What a call sends: the path's parameters, and the body the route's contract describes. */
+/** What a call sends: the path's parameters, its query string, and the body the route's contract describes. */
 export interface ApiCall<Body> {
   params?: Record<string, string>;
+  query?: Record<string, string | number>;
   body?: [Body] extends [never] ? Record<string, unknown> : Body;
+  signal?: AbortSignal;
 }
 
 /**
@@ -102,8 +105,10 @@ export interface ApiCall<Body> {
  * method and path come from there, and so do the types of its body and of its
  * answer. Throws by the error text rule.
  */
-export function callApi<Body, Reply>(route: HttpRoute<Body, Reply>, call: ApiCall<Body> = {}): Promise<Reply> {
-  return apiJson<Reply>(route.method, routeUrl(route as HttpRoute<unknown, unknown>, call.params), call.body);
+export async function callApi<Body, Reply>(route: HttpRoute<Body, Reply>, call: ApiCall<Body> = {}): Promise<Reply> {
+  const search = call.query ? `?${new URLSearchParams(Object.entries(call.query).map(([name, value]) => [name, String(value)]))}` : '';
+  const res = await apiRequest(route.method, routeUrl(route as HttpRoute<unknown, unknown>, call.params) + search, call.body, call.signal);
+  return parseReply(route, await res.text());
 }
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';

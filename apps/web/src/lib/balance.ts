@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { HTTP_ROUTES, INITIAL_BALANCE, type Balance } from '@vault/contracts';
 import { callApi } from './api';
+import { routeQuery } from './route-query';
 import { toastFailure } from './unauthorized';
 
-export const BALANCE_KEY = [HTTP_ROUTES.balance.path] as const;
+const balanceQuery = routeQuery(HTTP_ROUTES.balance);
+export const BALANCE_KEY = balanceQuery.queryKey;
 /** Shown when the server returns no balance (spec section 9): what every vault starts with. */
 export const DEFAULT_BALANCE = INITIAL_BALANCE;
 
@@ -11,7 +13,7 @@ export const DEFAULT_BALANCE = INITIAL_BALANCE;
 const IMMEDIATE = { immediate: true } as const;
 
 export function useBalance() {
-  return useQuery<Balance | null>({ queryKey: BALANCE_KEY, meta: { unauthorized: 'immediate' } });
+  return useQuery({ ...balanceQuery, meta: { unauthorized: 'immediate' } });
 }
 
 /** The amount to show: the server's, or the default when it returns none. */

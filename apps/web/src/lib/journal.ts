@@ -1,16 +1,18 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { HTTP_ROUTES, type JournalCount, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
-import { callApi, routeUrl, throwIfResNotOk } from './api';
+import { HTTP_ROUTES, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
+import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
+import { routeQuery } from './route-query';
 
 /** The prefix of every journal query (the pages and the count). */
 export const JOURNAL_KEY = [HTTP_ROUTES.journal.path] as const;
 export const JOURNAL_PAGES_KEY = [HTTP_ROUTES.journal.path, 'pages'] as const;
-/** Joined by the default query function into GET /api/journal/count. */
-export const JOURNAL_COUNT_KEY = [HTTP_ROUTES.journal.path, 'count'] as const;
+const journalCountQuery = routeQuery(HTTP_ROUTES.journalCount);
+/** Under JOURNAL_KEY (routeKey): a change to the journal refreshes the count too. */
+export const JOURNAL_COUNT_KEY = journalCountQuery.queryKey;
 
 /** How many entries the journal screen fetches at a time. */
 export const JOURNAL_PAGE_SIZE = 50;
@@ -30,11 +32,7 @@ export function nextJournalOffset(lastPage: JournalEntry[], allPages: JournalEnt
 export const journalPagesQuery = infiniteQueryOptions({
   queryKey: JOURNAL_PAGES_KEY,
   initialPageParam: 0,
-  queryFn: async ({ pageParam, signal }) => {
-    const res = await fetch(journalPageUrl(pageParam), { credentials: 'same-origin', signal });
-    await throwIfResNotOk(res);
-    return (await res.json()) as JournalEntry[];
-  },
+  queryFn: ({ pageParam, signal }) => callApi(HTTP_ROUTES.journal, { query: { limit: JOURNAL_PAGE_SIZE, offset: pageParam }, signal }),
   getNextPageParam: nextJournalOffset,
 });
 
@@ -45,7 +43,7 @@ export function useJournalEntries() {
 
 /** The number of entries (the dashboard's "Journal Entries" stat). */
 export function useJournalCount() {
-  return useQuery<JournalCount>({ queryKey: JOURNAL_COUNT_KEY });
+  return useQuery(journalCountQuery);
 }
 
 /** Refetches the journal pages and the count after a change. */

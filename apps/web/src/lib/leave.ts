@@ -1,4 +1,5 @@
-import { HTTP_ROUTES, type SystemStatus } from '@vault/contracts';
+import { HTTP_ROUTES } from '@vault/contracts';
+import { parseReply } from './api';
 import { markVaultGone } from './farewell';
 import { navigation } from './navigation';
 
@@ -35,7 +36,7 @@ async function finishBeforeLeaving(): Promise<void> {
 export async function leaveFor(url: string): Promise<void> {
   try {
     const res = await fetch(STATUS_URL, { credentials: 'same-origin', cache: 'no-store' });
-    if (res.ok && ((await res.json()) as Partial<SystemStatus>).destroyed === true) {
+    if (res.ok && parseReply(HTTP_ROUTES.systemStatus, await res.text()).destroyed === true) {
       markVaultGone();
       return;
     }

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { HTTP_ROUTES, type AccessLog } from '@vault/contracts';
+import { HTTP_ROUTES } from '@vault/contracts';
+import { routeQuery } from './route-query';
 import { enUsDateFormat } from './date-format';
 
-export const LOGS_KEY = [HTTP_ROUTES.logs.path] as const;
+const logsQuery = routeQuery(HTTP_ROUTES.logs);
+export const LOGS_KEY = logsQuery.queryKey;
 
 export function useAccessLogs() {
-  return useQuery<AccessLog[]>({ queryKey: LOGS_KEY });
+  return useQuery(logsQuery);
 }
 
 /** "login_success" as "LOGIN SUCCESS". */

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { HTTP_ROUTES, PHOTO_CONTENT_TYPES, PHOTO_MAX_BYTES, type Photo } from '@vault/contracts';
 import { callApi, serverReason } from './api';
+import { routeQuery } from './route-query';
 import { toast } from './toast';
 import { handleUnauthorized, toastFailure } from './unauthorized';
 
-export const PHOTOS_KEY = [HTTP_ROUTES.photos.path] as const;
+const photosQuery = routeQuery(HTTP_ROUTES.photos);
+export const PHOTOS_KEY = photosQuery.queryKey;
 
 export const PHOTO_TYPE_MESSAGE = 'Only images can be uploaded: JPEG, PNG, GIF or WebP.';
 /** "10 MB" in the owner's words: the limit is 10 MiB exactly. */
@@ -78,7 +80,7 @@ export async function uploadPhoto({ file, keepLocation }: PhotoUpload, onProgres
 
 /** Every stored photo, newest first. */
 export function usePhotos() {
-  return useQuery<Photo[]>({ queryKey: PHOTOS_KEY });
+  return useQuery(photosQuery);
 }
 
 export function useUploadPhoto(onProgress: (percent: number) => void) {

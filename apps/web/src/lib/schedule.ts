@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { HTTP_ROUTES, type ScheduleItem } from '@vault/contracts';
+import { HTTP_ROUTES } from '@vault/contracts';
 import { callApi } from './api';
 import { toast } from './toast';
+import { resourceKey, routeQuery } from './route-query';
 import { toastFailure } from './unauthorized';
 import { WEEKLY_TEMPLATES_KEY } from './weekly-templates';
 
-export const SCHEDULE_KEY = ['/api/schedule'] as const;
+/** Every day's schedule. */
+export const SCHEDULE_KEY = resourceKey(HTTP_ROUTES.schedule);
 
 /** Today as YYYY-MM-DD from the UTC date (spec section 7). */
 export function todayUtcDate(now: Date = new Date()): string {
@@ -17,13 +19,17 @@ export function todayUtcWeekday(now: Date = new Date()): number {
   return now.getUTCDay();
 }
 
+function scheduleQuery(date: string) {
+  return routeQuery(HTTP_ROUTES.schedule, { params: { date } });
+}
+
 export function scheduleKey(date: string) {
-  return [...SCHEDULE_KEY, date] as const;
+  return scheduleQuery(date).queryKey;
 }
 
 /** Today's schedule items (GET /api/schedule/{date}). */
 export function useTodaySchedule(date: string = todayUtcDate()) {
-  return useQuery<ScheduleItem[]>({ queryKey: scheduleKey(date) });
+  return useQuery(scheduleQuery(date));
 }
 
 /**

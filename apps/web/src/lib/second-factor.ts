@@ -1,13 +1,15 @@
 import type { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
-import { HTTP_ROUTES, type EnrolledFactor, type Owner, type PasskeyResponse, type SecondFactorOverview } from '@vault/contracts';
+import { HTTP_ROUTES, type EnrolledFactor, type Owner, type PasskeyResponse } from '@vault/contracts';
 import { callApi } from './api';
+import { routeQuery } from './route-query';
 
 /** The settings panel's SECOND FACTOR section reads this; every change answers with it or invalidates it. */
-export const SECOND_FACTOR_KEY = [HTTP_ROUTES.secondFactors.path] as const;
+const secondFactorsQuery = routeQuery(HTTP_ROUTES.secondFactors);
+export const SECOND_FACTOR_KEY = secondFactorsQuery.queryKey;
 
 export function useSecondFactors(enabled = true) {
-  return useQuery<SecondFactorOverview>({ queryKey: SECOND_FACTOR_KEY, enabled });
+  return useQuery({ ...secondFactorsQuery, enabled });
 }
 
 /** Loaded by the first passkey ceremony: the login screen of an owner without one never fetches it. */

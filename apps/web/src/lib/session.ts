@@ -1,14 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { HTTP_ROUTES, type CurrentUser, type Owner, type SystemStatus } from '@vault/contracts';
-import { getQueryFn } from './api';
+import { HTTP_ROUTES, type CurrentUser } from '@vault/contracts';
+import { routeQuery, routeQueryOrNullOn401 } from './route-query';
 
-export const STATUS_KEY = [HTTP_ROUTES.systemStatus.path] as const;
-export const OWNER_KEY = [HTTP_ROUTES.systemOwner.path] as const;
-export const USER_KEY = [HTTP_ROUTES.currentUser.path] as const;
+const statusQuery = routeQuery(HTTP_ROUTES.systemStatus);
+const ownerQuery = routeQuery(HTTP_ROUTES.systemOwner);
+const userQuery = routeQueryOrNullOn401(HTTP_ROUTES.currentUser);
+export const STATUS_KEY = statusQuery.queryKey;
+export const OWNER_KEY = ownerQuery.queryKey;
+export const USER_KEY = userQuery.queryKey;
 
 /** System status; a failed check counts as not destroyed. */
 export function useSystemStatus(): { isLoading: boolean; destroyed: boolean } {
-  const query = useQuery<SystemStatus>({ queryKey: STATUS_KEY });
+  const query = useQuery(statusQuery);
   return {
     isLoading: query.isPending,
     destroyed: query.isSuccess && query.data?.destroyed === true,
@@ -17,7 +20,7 @@ export function useSystemStatus(): { isLoading: boolean; destroyed: boolean } {
 
 /** The public owner profile (name and username) for the login title and the farewell page. */
 export function useOwner() {
-  return useQuery<Owner>({ queryKey: OWNER_KEY });
+  return useQuery(ownerQuery);
 }
 
 /**
@@ -28,10 +31,7 @@ export function useOwner() {
  * a public vault, who has none of the owner's switches and no session to end.
  */
 export function useAuth(): { user: CurrentUser | null; isLoading: boolean; isAuthenticated: boolean; isVisitor: boolean } {
-  const query = useQuery<CurrentUser | null>({
-    queryKey: USER_KEY,
-    queryFn: getQueryFn<CurrentUser | null>({ on401: 'returnNull' }),
-  });
+  const query = useQuery(userQuery);
   const user = query.data ?? null;
   return { user, isLoading: query.isPending, isAuthenticated: user !== null, isVisitor: isVisitor(user) };
 }

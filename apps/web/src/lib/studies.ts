@@ -5,19 +5,22 @@ import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
+import { routeQuery } from './route-query';
 
-export const STUDIES_KEY = [HTTP_ROUTES.studies.path] as const;
-/** Under STUDIES_KEY, so refreshing the studies also refreshes the archive. */
-export const COMPLETED_STUDIES_KEY = [...STUDIES_KEY, 'completed'] as const;
+const studiesQuery = routeQuery(HTTP_ROUTES.studies);
+/** Under STUDIES_KEY (routeKey), so refreshing the studies also refreshes the archive. */
+const completedStudiesQuery = routeQuery(HTTP_ROUTES.completedStudies);
+export const STUDIES_KEY = studiesQuery.queryKey;
+export const COMPLETED_STUDIES_KEY = completedStudiesQuery.queryKey;
 
 /** Today's (active) studies for the dashboard card. */
 export function useStudies() {
-  return useQuery<Study[]>({ queryKey: STUDIES_KEY });
+  return useQuery(studiesQuery);
 }
 
 /** Completed studies for the archive. */
 export function useCompletedStudies() {
-  return useQuery<Study[]>({ queryKey: COMPLETED_STUDIES_KEY });
+  return useQuery(completedStudiesQuery);
 }
 
 /** Both fields are required after trimming (spec section 5). */

@@ -4,8 +4,10 @@ import { callApi } from './api';
 import { toast } from './toast';
 import { toastFailure } from './unauthorized';
 import { enUsDateFormat } from './date-format';
+import { routeQuery } from './route-query';
 
-export const TARGETS_KEY = [HTTP_ROUTES.targets.path] as const;
+const targetsQuery = routeQuery(HTTP_ROUTES.targets);
+export const TARGETS_KEY = targetsQuery.queryKey;
 const TOGGLE_TARGET_KEY = ['toggle-target'] as const;
 
 /** Success rate in whole percent: eliminated / all targets, 0 when there are none. */
@@ -39,7 +41,7 @@ const SHORT_DATE = enUsDateFormat({ year: 'numeric', month: 'short', day: 'numer
 
 /** The target list, shared by the targets screen and the dashboard. */
 export function useTargets() {
-  return useQuery<Target[]>({ queryKey: TARGETS_KEY });
+  return useQuery(targetsQuery);
 }
 
 /** The request body for a new target (spec section 5); null when the title is blank. */
@@ -80,8 +82,8 @@ export function useToggleTarget() {
     onMutate: async ({ id, completed }) => {
       // A read on its way would overwrite the tick with the old state.
       await queryClient.cancelQueries({ queryKey: TARGETS_KEY });
-      const previous = queryClient.getQueryData<Target[]>(TARGETS_KEY);
-      queryClient.setQueryData<Target[]>(TARGETS_KEY, (list) => list?.map((target) => (target.id === id ? { ...target, completed } : target)));
+      const previous = queryClient.getQueryData(TARGETS_KEY);
+      queryClient.setQueryData(TARGETS_KEY, (list) => list?.map((target) => (target.id === id ? { ...target, completed } : target)));
       return { previous };
     },
     onSuccess: (_target, { completed }) => {

@@ -1,5 +1,5 @@
 import { HTTP_ROUTES, type ExportRequest, type RestoreSummary } from '@vault/contracts';
-import { ApiError, throwIfResNotOk } from './api';
+import { ApiError, parseReply, throwIfResNotOk } from './api';
 
 export const EXPORT_ENDPOINT = HTTP_ROUTES.exportVault.path;
 export const RESTORE_ENDPOINT = HTTP_ROUTES.restoreVault.path;
@@ -57,7 +57,7 @@ export function uploadRestore(file: Blob, passphrase: string | undefined, onProg
     request.onerror = () => reject(new Error('The upload failed: check the connection and try again'));
     request.onload = () => {
       if (request.status === 200) {
-        resolve((JSON.parse(request.responseText) as RestoreSummary).restored);
+        resolve(parseReply(HTTP_ROUTES.restoreVault, request.responseText).restored);
       } else {
         reject(
           new ApiError({

@@ -3,6 +3,7 @@ import { HTTP_ROUTES, type CreateWeeklyTemplateBody, type UpdateWeeklyTemplateBo
 import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
+import { routeQuery } from './route-query';
 import { toastFailure } from './unauthorized';
 
 export interface Weekday {
@@ -28,16 +29,17 @@ export function weekdayName(value: number): string {
   return WEEKDAYS.find((d) => d.value === value)?.name ?? '';
 }
 
-export const WEEKLY_TEMPLATES_KEY = [HTTP_ROUTES.weeklyTemplates.path] as const;
+const weeklyTemplatesQuery = routeQuery(HTTP_ROUTES.weeklyTemplates);
+export const WEEKLY_TEMPLATES_KEY = weeklyTemplatesQuery.queryKey;
 
 /** Every template (the weekly schedule screen filters them per tab). */
 export function useWeeklyTemplates() {
-  return useQuery<WeeklyTemplate[]>({ queryKey: WEEKLY_TEMPLATES_KEY });
+  return useQuery(weeklyTemplatesQuery);
 }
 
 /** The templates of one weekday (GET /api/weekly-templates/{dayOfWeek}). */
 export function useDayTemplates(dayOfWeek: number) {
-  return useQuery<WeeklyTemplate[]>({ queryKey: [...WEEKLY_TEMPLATES_KEY, String(dayOfWeek)] });
+  return useQuery(routeQuery(HTTP_ROUTES.weeklyTemplatesForDay, { params: { dayOfWeek: String(dayOfWeek) } }));
 }
 
 /** "13:05" as "1:05 PM"; hour 0 is 12 AM. Anything that is not HH:MM is shown as it is. */
