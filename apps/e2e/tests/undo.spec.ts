@@ -11,6 +11,13 @@ interface Entry {
   updatedAt?: string;
 }
 
+/**
+ * Past the undo window (the spec's long toast, 8 s), on the page's clock: the
+ * tests install Playwright's clock before the app loads and run its timers
+ * forward instead of waiting in real time.
+ */
+const PAST_THE_UNDO_WINDOW_MS = 9_000;
+
 async function undo(page: Page) {
   await toasts(page).getByRole('button', { name: 'UNDO' }).click();
 }
@@ -25,6 +32,7 @@ async function expectOnServer(page: Page, path: string, id: string, present: boo
 test.describe('undo', () => {
   test('a journal entry deleted by mistake is back after UNDO, with its dates unchanged', async ({ page, owner, snapshot }) => {
     const t = tag();
+    await page.clock.install();
     await signInByApi(page, owner, '/journal');
     const created = await api<Entry>(page.request, 'POST', '/api/journal', { title: `Mis-tap ${t}`, content: 'Words worth keeping.' });
     // Edited once, so that it has an "(Updated: ...)" date to keep as well.
@@ -45,7 +53,7 @@ test.describe('undo', () => {
     await expect(item.locator('p.text-xs').first()).toHaveText(dates);
 
     // Past the undo window: still there, the very row it was.
-    await page.waitForTimeout(9_000);
+    await page.clock.runFor(PAST_THE_UNDO_WINDOW_MS);
     const rows = await api<Entry[]>(page.request, 'GET', '/api/journal');
     const row = rows.find((r) => r.id === created.id);
     expect(row).toMatchObject({ createdAt: created.createdAt, updatedAt: edited.updatedAt });
@@ -56,6 +64,7 @@ test.describe('undo', () => {
 
   test('a study, a custom mission and a template come back with UNDO; without it they go (targets have no delete control: spec 7)', async ({ page, owner }) => {
     const t = tag();
+    await page.clock.install();
     await signInByApi(page, owner, '/');
     const study = await api<{ id: string }>(page.request, 'POST', '/api/studies', { subject: `Undo study ${t}`, endGoal: 'Keep it' });
     const mission = await api<{ id: string }>(page.request, 'POST', '/api/activities', { title: `Undo mission ${t}` });
@@ -90,7 +99,7 @@ test.describe('undo', () => {
       await expect(shown).toBeVisible();
     }
     // Nothing was sent: every one is still on the server after the undo windows.
-    await page.waitForTimeout(9_000);
+    await page.clock.runFor(PAST_THE_UNDO_WINDOW_MS);
     for (const kind of kinds) await expectOnServer(page, kind.list, kind.id, true);
 
     // Deleted for good: the template when its toast's time runs out...
@@ -98,6 +107,7 @@ test.describe('undo', () => {
     await page.getByRole('button', { name: `Delete Undo template ${t}` }).click();
     await expect(toasts(page)).toContainText('Template Deleted');
     await expectOnServer(page, '/api/weekly-templates', template.id, true);
+    await page.clock.runFor(PAST_THE_UNDO_WINDOW_MS);
     await expectOnServer(page, '/api/weekly-templates', template.id, false);
     // ...and the study when the page goes first (sent with keepalive at pagehide).
     await page.goto('/');

@@ -1,5 +1,5 @@
 import type { input, output, ZodType } from 'zod';
-import type { JournalCount } from './journal.contracts.js';
+import type { RpcContract } from './rpc.js';
 
 /**
  * The one table of the HTTP API: every route the gateway serves, with its
@@ -10,12 +10,15 @@ import type { JournalCount } from './journal.contracts.js';
  * - the screens table's first reads (apps/web/src/screens/signed-in-screens.ts),
  * - the fuzz test's route list (libs/host/test/fuzz.int-spec.ts: the body
  *   schemas are looked up by name among the contracts' exports),
- * and a test holds the gateway's controllers to it (libs/gateway/src/http-routes.spec.ts).
+ * and a test holds the gateway's controllers to it (libs/gateway/src/http-routes.spec.ts):
+ * each serves its line, and each that forwards a request goes to the contract its line names.
  *
  * Plain data with no runtime import, so that the web's bundle gets the paths
- * and not zod: a body or an answer is named by the contract export that
- * validates it (`'CreateTargetBody'`), which the compiler checks against the
- * exports of this package, and turns into its type.
+ * and not zod: a route names the RPC contract it forwards to (`rpc:
+ * 'CreateTarget'`), whose request (less the path's parameters) is its body
+ * and whose response its answer; a route the gateway answers itself names
+ * its body's schema (`body: 'LoginRequest'`). The compiler checks each name
+ * against the exports of this package and turns it into its type.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -36,6 +39,18 @@ type Contracts = typeof import('./auth.contracts.js') &
 /** The name of an exported zod schema of this package. */
 export type SchemaName = { [K in keyof Contracts]: Contracts[K] extends ZodType ? K : never }[keyof Contracts];
 type SchemaOf<N extends SchemaName> = Contracts[N] extends ZodType ? Contracts[N] : never;
+/** The name of an exported RPC contract of this package (`'CompleteStudy'`). */
+export type RpcName = { [K in keyof Contracts]: Contracts[K] extends RpcContract ? K : never }[keyof Contracts];
+type RpcOf<N extends RpcName> = Contracts[N] extends RpcContract ? Contracts[N] : never;
+
+/** The `:name` parts of a path: `'/api/targets/:id'` gives `'id'`. */
+type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+/** Methods whose body the gateway reads. */
+type WriteMethod = 'POST' | 'PUT' | 'PATCH';
 
 export interface HttpRoute<Body = never, Reply = unknown> {
   readonly method: HttpMethod;
@@ -43,29 +58,49 @@ export interface HttpRoute<Body = never, Reply = unknown> {
   readonly path: string;
   /** Answered without a session (the login steps, the system status). */
   readonly public: boolean;
-  /** The contract export that validates the body, for the server side and the fuzz. */
+  /**
+   * The RPC contract the gateway forwards the route to; the route's body is
+   * that contract's request less what the path gives, its answer the
+   * contract's response (a test holds each controller to it).
+   */
+  readonly rpc?: RpcName;
+  /** The contract export that validates the body of a route the gateway answers itself, for the server side and the fuzz. */
   readonly body?: SchemaName;
   /** Type only: what the body is and what a 2xx answer holds. */
   readonly types?: { body: Body; reply: Reply };
 }
 
-interface RouteOptions<B extends SchemaName | undefined> {
-  body?: B;
-  public?: boolean;
-}
+type RouteOptions<N extends RpcName | undefined, B extends SchemaName | undefined> =
+  | { rpc: N; body?: never; public?: boolean }
+  | { rpc?: never; body?: B; public?: boolean };
 
-type BodyOf<B> = B extends SchemaName ? input<SchemaOf<B>> : never;
+/** A forwarded write's body: the contract's request less the path's parameters; none for a read or a delete. */
+type ForwardedBody<M extends HttpMethod, P extends string, N extends RpcName> = M extends WriteMethod ? Omit<input<RpcOf<N>['request']>, PathParams<P>> : never;
+type BodyOf<M extends HttpMethod, P extends string, N, B> = N extends RpcName ? ForwardedBody<M, P, N> : B extends SchemaName ? input<SchemaOf<B>> : never;
+// biome-ignore lint/suspicious/noConfusingVoidType: a route that forwards no contract answers nothing unless told, as `.answers()` always did.
+type ReplyOf<N> = N extends RpcName ? output<RpcOf<N>['response']> : void;
 
 /**
- * A route whose body is checked by the `body` schema (its input type is the
- * call's); `.answers<T>()` names what a 2xx answer holds and gives the plain
- * entry of the table.
+ * A route of the table. `rpc` names the contract a forwarding route goes to
+ * (its body and answer types come from it); `body` names the schema of a
+ * route the gateway answers itself. `.answers<T>()` gives the plain entry,
+ * answering the contract's response unless told otherwise.
  */
-function route<B extends SchemaName | undefined = undefined>(method: HttpMethod, path: string, options: RouteOptions<B> = {}) {
-  const declared: HttpRoute<BodyOf<B>> = { method, path, public: options.public ?? false, ...(options.body ? { body: options.body } : {}) };
+function route<M extends HttpMethod, P extends string, N extends RpcName | undefined = undefined, B extends SchemaName | undefined = undefined>(
+  method: M,
+  path: P,
+  options: RouteOptions<N, B> = {},
+) {
+  const declared: HttpRoute = {
+    method,
+    path,
+    public: options.public ?? false,
+    ...(options.rpc ? { rpc: options.rpc } : {}),
+    ...(options.body ? { body: options.body } : {}),
+  };
   return {
-    answers<Reply = void>(): HttpRoute<BodyOf<B>, Reply> {
-      return declared as HttpRoute<BodyOf<B>, Reply>;
+    answers<Reply = ReplyOf<N>>(): HttpRoute<BodyOf<M, P, N, B>, Reply> {
+      return declared as HttpRoute<BodyOf<M, P, N, B>, Reply>;
     },
   };
 }
@@ -98,43 +133,44 @@ export const HTTP_ROUTES = {
   passkeySignIn: route('PUT', '/api/second-factor/passkey-sign-in', { body: 'PasskeySignInRequest' }).answers<Answer<'SecondFactorOverview'>>(),
 
   // The planner.
-  targets: route('GET', '/api/targets').answers<Answer<'Target'>[]>(),
-  createTarget: route('POST', '/api/targets', { body: 'CreateTargetBody' }).answers<Answer<'Target'>>(),
-  updateTarget: route('PATCH', '/api/targets/:id', { body: 'UpdateTargetBody' }).answers<Answer<'Target'>>(),
-  deleteTarget: route('DELETE', '/api/targets/:id').answers(),
-  weeklyTemplates: route('GET', '/api/weekly-templates').answers<Answer<'WeeklyTemplate'>[]>(),
-  weeklyTemplatesForDay: route('GET', '/api/weekly-templates/:dayOfWeek').answers<Answer<'WeeklyTemplate'>[]>(),
-  createWeeklyTemplate: route('POST', '/api/weekly-templates', { body: 'CreateWeeklyTemplateBody' }).answers<Answer<'WeeklyTemplate'>>(),
-  updateWeeklyTemplate: route('PATCH', '/api/weekly-templates/:id', { body: 'UpdateWeeklyTemplateBody' }).answers<Answer<'WeeklyTemplate'>>(),
-  deleteWeeklyTemplate: route('DELETE', '/api/weekly-templates/:id').answers(),
-  schedule: route('GET', '/api/schedule/:date').answers<Answer<'ScheduleItem'>[]>(),
-  applyWeeklyTemplate: route('POST', '/api/schedule/apply-weekly-template').answers<Answer<'ScheduleItem'>[]>(),
-  completeScheduleItem: route('PATCH', '/api/schedule/:id').answers<Answer<'ScheduleItem'>>(),
-  activities: route('GET', '/api/activities').answers<Answer<'Activity'>[]>(),
-  createActivity: route('POST', '/api/activities', { body: 'CreateActivityBody' }).answers<Answer<'Activity'>>(),
-  deleteActivity: route('DELETE', '/api/activities/:id').answers(),
-  studies: route('GET', '/api/studies').answers<Answer<'Study'>[]>(),
-  completedStudies: route('GET', '/api/studies/completed').answers<Answer<'Study'>[]>(),
-  createStudy: route('POST', '/api/studies', { body: 'CreateStudyBody' }).answers<Answer<'Study'>>(),
-  completeStudy: route('PATCH', '/api/studies/:id').answers<Answer<'Study'>>(),
-  deleteStudy: route('DELETE', '/api/studies/:id').answers(),
-  balance: route('GET', '/api/bonaparte/balance').answers<Answer<'Balance'>>(),
-  subtract: route('POST', '/api/bonaparte/subtract', { body: 'SubtractBody' }).answers<Answer<'Balance'>>(),
+  targets: route('GET', '/api/targets', { rpc: 'ListTargets' }).answers(),
+  createTarget: route('POST', '/api/targets', { rpc: 'CreateTarget' }).answers(),
+  updateTarget: route('PATCH', '/api/targets/:id', { rpc: 'UpdateTarget' }).answers(),
+  deleteTarget: route('DELETE', '/api/targets/:id', { rpc: 'DeleteTarget' }).answers(),
+  weeklyTemplates: route('GET', '/api/weekly-templates', { rpc: 'ListWeeklyTemplates' }).answers(),
+  weeklyTemplatesForDay: route('GET', '/api/weekly-templates/:dayOfWeek', { rpc: 'ListWeeklyTemplatesForDay' }).answers(),
+  createWeeklyTemplate: route('POST', '/api/weekly-templates', { rpc: 'CreateWeeklyTemplate' }).answers(),
+  updateWeeklyTemplate: route('PATCH', '/api/weekly-templates/:id', { rpc: 'UpdateWeeklyTemplate' }).answers(),
+  deleteWeeklyTemplate: route('DELETE', '/api/weekly-templates/:id', { rpc: 'DeleteWeeklyTemplate' }).answers(),
+  schedule: route('GET', '/api/schedule/:date', { rpc: 'GetSchedule' }).answers(),
+  applyWeeklyTemplate: route('POST', '/api/schedule/apply-weekly-template', { rpc: 'ApplyWeeklyTemplates' }).answers(),
+  completeScheduleItem: route('PATCH', '/api/schedule/:id', { rpc: 'CompleteScheduleItem' }).answers(),
+  activities: route('GET', '/api/activities', { rpc: 'ListActivities' }).answers(),
+  createActivity: route('POST', '/api/activities', { rpc: 'CreateActivity' }).answers(),
+  deleteActivity: route('DELETE', '/api/activities/:id', { rpc: 'DeleteActivity' }).answers(),
+  studies: route('GET', '/api/studies', { rpc: 'ListStudies' }).answers(),
+  completedStudies: route('GET', '/api/studies/completed', { rpc: 'ListCompletedStudies' }).answers(),
+  createStudy: route('POST', '/api/studies', { rpc: 'CreateStudy' }).answers(),
+  completeStudy: route('PATCH', '/api/studies/:id', { rpc: 'CompleteStudy' }).answers(),
+  deleteStudy: route('DELETE', '/api/studies/:id', { rpc: 'DeleteStudy' }).answers(),
+  balance: route('GET', '/api/bonaparte/balance', { rpc: 'GetBalance' }).answers(),
+  subtract: route('POST', '/api/bonaparte/subtract', { rpc: 'SubtractFromBalance' }).answers(),
 
   // The journal and its photos.
-  journal: route('GET', '/api/journal').answers<Answer<'JournalEntry'>[]>(),
-  journalCount: route('GET', '/api/journal/count').answers<JournalCount>(),
-  createJournalEntry: route('POST', '/api/journal', { body: 'JournalEntryBody' }).answers<Answer<'JournalEntry'>>(),
-  updateJournalEntry: route('PATCH', '/api/journal/:id', { body: 'JournalEntryBody' }).answers<Answer<'JournalEntry'>>(),
-  deleteJournalEntry: route('DELETE', '/api/journal/:id').answers(),
-  photos: route('GET', '/api/photos').answers<Answer<'Photo'>[]>(),
-  registerPhoto: route('PUT', '/api/photos', { body: 'RegisterPhotoBody' }).answers<Answer<'Photo'>>(),
-  deletePhoto: route('DELETE', '/api/photos/:id').answers(),
+  journal: route('GET', '/api/journal', { rpc: 'ListJournal' }).answers(),
+  journalCount: route('GET', '/api/journal/count', { rpc: 'CountJournal' }).answers(),
+  createJournalEntry: route('POST', '/api/journal', { rpc: 'CreateJournalEntry' }).answers(),
+  updateJournalEntry: route('PATCH', '/api/journal/:id', { rpc: 'UpdateJournalEntry' }).answers(),
+  deleteJournalEntry: route('DELETE', '/api/journal/:id', { rpc: 'DeleteJournalEntry' }).answers(),
+  photos: route('GET', '/api/photos', { rpc: 'ListPhotos' }).answers(),
+  registerPhoto: route('PUT', '/api/photos', { rpc: 'RegisterPhoto' }).answers(),
+  deletePhoto: route('DELETE', '/api/photos/:id', { rpc: 'DeletePhoto' }).answers(),
   uploadParameters: route('POST', '/api/objects/upload').answers<Answer<'UploadParameters'>>(),
-  photoFile: route('GET', '/objects/photos/:id').answers(),
+  // The photo's bytes, streamed from where media-svc locates them.
+  photoFile: route('GET', '/objects/photos/:id', { rpc: 'LocatePhoto' }).answers<Blob>(),
 
   // The access log and the drastic switches.
-  logs: route('GET', '/api/logs').answers<Answer<'AccessLog'>[]>(),
+  logs: route('GET', '/api/logs', { rpc: 'ListAccessLogs' }).answers(),
   enableGlobalAccess: route('POST', '/api/settings/global-access').answers(),
   disableGlobalAccess: route('DELETE', '/api/settings/global-access').answers(),
   selfDestruct: route('POST', '/api/settings/self-destruct').answers(),

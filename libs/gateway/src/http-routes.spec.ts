@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { HTTP_ROUTES, type HttpMethod } from '@vault/contracts';
+import * as contracts from '@vault/contracts';
+import { HTTP_ROUTES, type HttpMethod, type RpcContract } from '@vault/contracts';
 import { IS_PUBLIC } from '@vault/platform';
 import { GatewayModule } from './gateway.module.js';
 import type { GatewayOptions } from './gateway.options.js';
@@ -20,10 +21,18 @@ const joined = (...parts: string[]) =>
     .filter(Boolean)
     .join('/')}`;
 
-/** Every route the gateway's controllers declare, as "METHOD /path" with " (public)" where it is. */
-function servedRoutes(): string[] {
+interface RouteHandler {
+  /** "METHOD /path". */
+  route: string;
+  public: boolean;
+  controller: Type;
+  handler: (...args: unknown[]) => unknown;
+}
+
+/** Every route handler of the gateway's controllers, with its method, path and whether it is public. */
+function routeHandlers(): RouteHandler[] {
   const controllers = (GatewayModule.forRoot({ sessionTtlSeconds: 60 } as GatewayOptions).controllers ?? []) as Type[];
-  const routes: string[] = [];
+  const handlers: RouteHandler[] = [];
   for (const controller of controllers) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
     const prototype = controller.prototype as Record<string, unknown>;
@@ -34,10 +43,41 @@ function servedRoutes(): string[] {
       if (path === undefined) continue;
       const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
       const open = Reflect.getMetadata(IS_PUBLIC, handler) === true || Reflect.getMetadata(IS_PUBLIC, controller) === true;
-      routes.push(`${method} ${joined(base, path)}${open ? ' (public)' : ''}`);
+      handlers.push({ route: `${method} ${joined(base, path)}`, public: open, controller, handler: handler as RouteHandler['handler'] });
     }
   }
-  return routes.sort();
+  return handlers;
+}
+
+/** Every route the gateway's controllers declare, as "METHOD /path" with " (public)" where it is. */
+function servedRoutes(): string[] {
+  return routeHandlers()
+    .map((h) => `${h.route}${h.public ? ' (public)' : ''}`)
+    .sort();
+}
+
+/**
+ * The contract a handler calls first, and whether it forwarded the request's
+ * own (untrusted) data: the handler runs on a bare controller whose RpcClient
+ * only records, with an empty object for each argument. A handler that needs
+ * more than its RpcClient stops before any call, which the test reports.
+ */
+async function contractCalledBy({ controller, handler }: RouteHandler): Promise<{ contract?: RpcContract; forwarded: boolean }> {
+  const called: { contract?: RpcContract; forwarded: boolean } = { forwarded: false };
+  const record = (forwarded: boolean) => (contract: RpcContract) => {
+    if (!called.contract) Object.assign(called, { contract, forwarded });
+    return Promise.resolve(undefined);
+  };
+  const bare = Object.assign(Object.create(controller.prototype as object) as object, { rpc: { forward: record(true), send: record(false) } });
+  try {
+    await handler.apply(
+      bare,
+      Array.from({ length: Math.max(handler.length, 3) }, () => ({})),
+    );
+  } catch {
+    // Reported by the caller when the route names a contract that was never called.
+  }
+  return called;
 }
 
 describe('the HTTP route table (@vault/contracts HTTP_ROUTES)', () => {
@@ -51,5 +91,20 @@ describe('the HTTP route table (@vault/contracts HTTP_ROUTES)', () => {
   it('names each route once', () => {
     const keys = Object.values(HTTP_ROUTES).map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('sends each route that names a contract (rpc) to that contract, and names the contract of every route that forwards the request', async () => {
+    const byRoute = new Map(Object.values(HTTP_ROUTES).map((route) => [`${route.method} ${route.path}`, route]));
+    const problems: string[] = [];
+    for (const handler of routeHandlers()) {
+      const named = byRoute.get(handler.route)?.rpc;
+      const called = await contractCalledBy(handler);
+      // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the table names each contract; a test, not a bundle.
+      const expected = named ? (contracts[named] as RpcContract) : undefined;
+      if (expected && called.contract !== expected)
+        problems.push(`${handler.route}: its line names ${named} (${expected.pattern}), the gateway calls ${called.contract?.pattern ?? 'no contract'}`);
+      if (!expected && called.forwarded) problems.push(`${handler.route}: forwards the request to ${called.contract?.pattern}, but its line names no rpc`);
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -52,6 +52,15 @@ interface FuzzedPath {
   bodies: z.ZodType[];
 }
 
+/** The schema of a route's body: its forwarded contract's request for a write, or the schema it names. */
+function bodySchema(route: (typeof HTTP_ROUTES)[HttpRouteName]): z.ZodType | undefined {
+  const write = ['POST', 'PUT', 'PATCH'].includes(route.method);
+  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the table names each contract; a test, not a bundle.
+  if (route.rpc && write) return (contracts[route.rpc] as { request: z.ZodType }).request;
+  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the table names each body's schema; a test, not a bundle.
+  return route.body ? (contracts[route.body] as z.ZodType) : undefined;
+}
+
 /** Every other route of the table (HTTP_ROUTES), by path. */
 const ROUTES: FuzzedPath[] = Object.values(
   (Object.keys(HTTP_ROUTES) as HttpRouteName[])
@@ -61,8 +70,8 @@ const ROUTES: FuzzedPath[] = Object.values(
       const path = route.path.replace(/:\w+/, '{id}');
       paths[path] ??= { path, methods: [], bodies: [] };
       paths[path].methods.push(route.method);
-      // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the table names each body's schema; a test, not a bundle.
-      if (route.body) paths[path].bodies.push(contracts[route.body] as z.ZodType);
+      const body = bodySchema(route);
+      if (body) paths[path].bodies.push(body);
       return paths;
     }, {}),
 );
