@@ -4,7 +4,7 @@
 // deploy (the Helm chart), unit (jest + vitest), integration (real PostgreSQL,
 // NATS, Redis), end-to-end (Chromium, both run modes). A tier that fails, runs
 // no test or skips one fails the run.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
@@ -41,6 +41,7 @@ const throughPodman = process.env.VAULT_IT_SERVERS === 'containers' && !process.
 const tiers = [
   {
     name: 'lint (module boundaries)',
+    quick: true,
     command: 'node',
     args: ['scripts/check-boundaries.mjs', `${reports}/boundaries.json`],
     counts: (r) => ({ ...r, skipped: 0 }),
@@ -49,6 +50,7 @@ const tiers = [
   {
     // One check: the tree is formatted as `npm run format` leaves it, and Biome's linter finds nothing (biome.jsonc).
     name: 'lint (Biome: formatting and lint rules, 0 findings)',
+    quick: true,
     command: 'npx',
     args: ['biome', 'ci', '--colors=off', '--error-on-warnings', '.'],
     counts: (_report, run) => ({ passed: run.status === 0 ? 1 : 0, failed: run.status === 0 ? 0 : 1, skipped: 0 }),
@@ -56,12 +58,14 @@ const tiers = [
   {
     // One check: every TypeScript program of `npm run typecheck` compiles with 0 errors.
     name: 'typecheck (libs, apps, tests, scripts)',
+    quick: true,
     command: 'npm',
     args: ['run', '--silent', 'typecheck'],
     counts: (_report, run) => ({ passed: run.status === 0 ? 1 : 0, failed: run.status === 0 ? 0 : 1, skipped: 0 }),
   },
   {
     name: 'deploy (helm lint, template, Kubernetes API types)',
+    quick: true,
     command: 'node',
     // node's test runner: the tests as they go to the terminal, and TAP (its summary counts) to a file.
     args: [
@@ -76,6 +80,7 @@ const tiers = [
   },
   {
     name: 'unit (server, jest)',
+    quick: true,
     command: jest[0],
     args: [...jest[1], '--selectProjects', 'unit', '--json', `--outputFile=${reports}/unit.json`],
     counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + r.numRuntimeErrorTestSuites, skipped: r.numPendingTests + r.numTodoTests }),
@@ -84,6 +89,7 @@ const tiers = [
   },
   {
     name: 'unit (web, vitest)',
+    quick: true,
     command: 'npx',
     args: ['vitest', 'run', '--root', 'apps/web', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/web.json`],
     counts: (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + (r.numTodoTests ?? 0) }),
@@ -117,14 +123,25 @@ function tapCounts(tap) {
 await ensureBuilt(root);
 
 const only = process.argv.slice(2);
-const results = [];
+const selected = tiers.filter((tier) => only.length === 0 || only.some((word) => tier.name.startsWith(word)));
 /** Every spec file's time, for the slowest-specs table. */
 const fileTimes = [];
-for (const tier of tiers) {
-  if (only.length > 0 && !only.some((word) => tier.name.startsWith(word))) continue;
-  process.stdout.write(`\n=== ${tier.name} ===\n`);
+
+/**
+ * Runs one tier and judges it. `quiet`: its output is kept and printed in one
+ * piece when it ends, so that tiers running side by side do not interleave.
+ */
+async function runTier(tier, quiet) {
   const started = Date.now();
-  const run = spawnSync(tier.command, tier.args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn(tier.command, tier.args, { cwd: root, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  const run = await new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: null, signal: error.message }));
+    child.on('close', (status, signal) => resolve({ status, signal }));
+  });
+  if (quiet) process.stdout.write(`\n=== ${tier.name} ===\n${Buffer.concat(output).toString()}`);
   let counts;
   try {
     const report = tier.report ? JSON.parse(readFileSync(`${reports}/${tier.report}`, 'utf8')) : undefined;
@@ -137,7 +154,17 @@ for (const tier of tiers) {
   if (run.status !== 0) problems.push(`exited with ${run.status ?? run.signal}`);
   if (counts.passed + counts.failed === 0) problems.push('ran no test');
   if (counts.skipped > 0) problems.push(`skipped ${counts.skipped}`);
-  results.push({ tier: tier.name, ...counts, seconds: Math.round((Date.now() - started) / 1000), problems });
+  return { tier: tier.name, ...counts, seconds: Math.round((Date.now() - started) / 1000), problems };
+}
+
+// The quick tiers (lint, typecheck, deploy, unit) side by side: each is mostly one busy core
+// (tsc alone takes half a minute), so two cores finish them in about the time of the longest.
+// The heavy tiers then run one after the other, each using both cores itself.
+const quick = selected.filter((tier) => tier.quick);
+const results = await Promise.all(quick.map((tier) => runTier(tier, quick.length > 1)));
+for (const tier of selected.filter((t) => !t.quick)) {
+  process.stdout.write(`\n=== ${tier.name} ===\n`);
+  results.push(await runTier(tier, false));
 }
 
 process.stdout.write('\n=== summary ===\n');
