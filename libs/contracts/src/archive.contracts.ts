@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { DESCRIPTION_MAX, Empty, TITLE_MAX } from './fields.js';
+import { DESCRIPTION_MAX, Empty, RecordId, RecordTime, TITLE_MAX, recordNonEmpty, recordText } from './fields.js';
 import { JOURNAL_CONTENT_MAX } from './journal.contracts.js';
 import { EXPORT_PASSPHRASE_MIN, PHOTO_MAX_BYTES } from './limits.js';
 import { PhotoContentType } from './media.contracts.js';
 import { ClockTime, IsoDate } from './planner-fields.js';
 import { defineRpc } from './rpc.js';
+import { TargetRecord } from './targets.contracts.js';
 import type { ServiceName } from './services.js';
 
 /**
@@ -21,20 +22,10 @@ export const ARCHIVE_FORMAT_VERSION = 1;
 export const ARCHIVE_PAGE_BYTES = 256 * 1024;
 export const ARCHIVE_PAGE_RECORDS = 500;
 
-const Id = z.uuid({ error: 'must be a valid id' });
-const Timestamp = z.iso.datetime({ error: 'must be an ISO 8601 time' });
-const Text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
-const NonEmpty = (max: number) => Text(max).refine((value) => value.trim().length > 0, 'must not be empty');
-
-export const TargetRecord = z.strictObject({
-  id: Id,
-  title: NonEmpty(TITLE_MAX),
-  description: Text(DESCRIPTION_MAX).nullable(),
-  completed: z.boolean(),
-  createdAt: Timestamp,
-  completedAt: Timestamp.nullable(),
-});
-export type TargetRecord = z.infer<typeof TargetRecord>;
+const Id = RecordId;
+const Timestamp = RecordTime;
+const Text = recordText;
+const NonEmpty = recordNonEmpty;
 
 export const WeeklyTemplateRecord = z.strictObject({
   id: Id,

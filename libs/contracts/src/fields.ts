@@ -30,3 +30,12 @@ export const EntityId = z.uuid({ error: 'must be a valid id' });
 export const IsoTimestamp = z.string();
 
 export const Empty = z.object({}).strip();
+
+/**
+ * The fields of the archive's records (libs/contracts/src/archive.contracts.ts):
+ * checked as strictly as what a restore writes back.
+ */
+export const RecordId = z.uuid({ error: 'must be a valid id' });
+export const RecordTime = z.iso.datetime({ error: 'must be an ISO 8601 time' });
+export const recordText = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
+export const recordNonEmpty = (max: number) => recordText(max).refine((value) => value.trim().length > 0, 'must not be empty');

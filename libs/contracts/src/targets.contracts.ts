@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { defineRpc } from './rpc.js';
-import { DESCRIPTION_MAX, Empty, EntityId, IsoTimestamp, TITLE_MAX, optionalText, requiredText } from './fields.js';
+import {
+  DESCRIPTION_MAX,
+  Empty,
+  EntityId,
+  IsoTimestamp,
+  RecordId,
+  RecordTime,
+  TITLE_MAX,
+  optionalText,
+  recordNonEmpty,
+  recordText,
+  requiredText,
+} from './fields.js';
 
 export const Target = z.object({
   id: z.string(),
@@ -11,6 +23,17 @@ export const Target = z.object({
   completedAt: IsoTimestamp.nullable(),
 });
 export type Target = z.infer<typeof Target>;
+
+/** A target as the owner's archive carries it: every column of planner.targets (libs/host/src/archive-coverage.spec.ts). */
+export const TargetRecord = z.strictObject({
+  id: RecordId,
+  title: recordNonEmpty(TITLE_MAX),
+  description: recordText(DESCRIPTION_MAX).nullable(),
+  completed: z.boolean(),
+  createdAt: RecordTime,
+  completedAt: RecordTime.nullable(),
+});
+export type TargetRecord = z.infer<typeof TargetRecord>;
 
 export const CreateTargetBody = z.object({
   title: requiredText(TITLE_MAX),

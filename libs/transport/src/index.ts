@@ -3,6 +3,7 @@ export * from './handles.decorator.js';
 export * from './in-process.transport.js';
 export * from './transport-options.js';
 export * from './rpc-client.js';
+export * from './answer-of.js';
 export * from './transport.module.js';
 export * from './transport-server.module.js';
 export * from './events/event-bus.js';

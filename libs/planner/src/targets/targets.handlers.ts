@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { CreateTarget, DeleteTarget, ListTargets, UpdateTarget, type RpcRequest, type RpcResponse, type Target } from '@vault/contracts';
-import { Handles, RpcFailure } from '@vault/transport';
+import { CreateTarget, DeleteTarget, ListTargets, Target, UpdateTarget, type RpcRequest, type RpcResponse } from '@vault/contracts';
+import { Handles, RpcFailure, answerOf } from '@vault/transport';
 import type { TargetRow } from '../schema/targets.table.js';
 import { TargetsRepository } from './targets.repository.js';
 
@@ -33,13 +33,7 @@ export class TargetsHandlers {
   }
 }
 
+/** A stored target as the API answers it (the contract's Target, derived from the row). */
 export function toTarget(row: TargetRow): Target {
-  return {
-    id: row.id,
-    title: row.title,
-    ...(row.description ? { description: row.description } : {}),
-    completed: row.completed,
-    createdAt: row.createdAt.toISOString(),
-    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
-  };
+  return answerOf(Target, row);
 }

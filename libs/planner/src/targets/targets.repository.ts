@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { CreateTarget, RpcRequest } from '@vault/contracts';
 import type { Database } from '@vault/persistence';
 import { asc, eq } from 'drizzle-orm';
 import { InjectPlannerDb } from '../database.js';
@@ -12,11 +13,9 @@ export class TargetsRepository {
     return this.db.select().from(targets).orderBy(asc(targets.createdAt), asc(targets.id));
   }
 
-  async create(values: { title: string; description?: string }): Promise<TargetRow> {
-    const [row] = await this.db
-      .insert(targets)
-      .values({ title: values.title, description: values.description ?? null })
-      .returning();
+  /** A new target from the create body's fields as they are (those it leaves out keep their defaults). */
+  async create(values: RpcRequest<typeof CreateTarget>): Promise<TargetRow> {
+    const [row] = await this.db.insert(targets).values(values).returning();
     return row;
   }
 
