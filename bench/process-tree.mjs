@@ -3,60 +3,12 @@
 // knows which processes a mode has; each helper takes root PIDs and follows
 // their children, so it keeps working when a process gains a child.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processName, processTree, readProc as read } from '../scripts/lib/process-tree.mjs';
 
-const read = (path) => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
-
-/** The parent of every live process, from /proc/<pid>/stat (its comm may hold spaces and parentheses). */
-function parents() {
-  const parentOf = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = read(`/proc/${name}/stat`);
-    if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    parentOf.set(Number(name), Number(fields[1]));
-  }
-  return parentOf;
-}
-
-/** The PIDs of each root and of every descendant of it that is alive now, roots first. */
-export function processTree(...roots) {
-  const parentOf = parents();
-  const children = new Map();
-  for (const [pid, parent] of parentOf) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  const tree = [];
-  const visit = (pid) => {
-    if (!parentOf.has(pid) || tree.includes(pid)) return;
-    tree.push(pid);
-    for (const child of (children.get(pid) ?? []).sort((a, b) => a - b)) visit(child);
-  };
-  for (const root of roots) visit(root);
-  return tree;
-}
-
-/**
- * A short readable name: the app a Node process runs (`apps/vault/dist/main.js`
- * -> `vault`), else the command without its path (`postgres -D ...`, or the
- * title a PostgreSQL process gives itself, `postgres: walwriter`).
- */
-export function processName(pid) {
-  const argv = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter(Boolean);
-  const app = argv.map((arg) => /apps\/([\w-]+)\/dist\/(?:bundle\/)?main\.js$/.exec(arg)?.[1]).find(Boolean);
-  if (app) return app;
-  if (argv.length === 0) return (read(`/proc/${pid}/comm`) ?? '?').trim();
-  const [command, ...args] = argv;
-  const line = [command.startsWith('/') ? command.slice(command.lastIndexOf('/') + 1) : command, ...args].join(' ').replace(/\s+/g, ' ').trim();
-  return line.length > 48 ? `${line.slice(0, 45)}...` : line;
-}
+export { processName, processTree };
 
 /**
  * Resident memory of one process in MB: RSS (VmRSS), and PSS from

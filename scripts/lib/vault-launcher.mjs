@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { processName, processTree } from '../../bench/process-tree.mjs';
+import { processName, processTree } from './process-tree.mjs';
 import { SERVICE_NAMES } from './services.mjs';
 
 /**
