@@ -100,6 +100,8 @@ describe('the archive carries every column of every table, or says why not', () 
   it('names the column a new table column would lose (the check itself)', () => {
     const { table } = PLANNER_ARCHIVE_TABLES.archived.targets;
     const problems = columnProblems('targets', { table }, { ...getTableColumns(table), addedLater: { name: 'added_later' } });
-    expect(problems).toEqual([`planner.targets.added_later (addedLater): neither carried by the archive's targets record nor listed in leftOut with the reason`]);
+    expect(problems).toEqual([
+      `planner.targets.added_later (addedLater): neither carried by the archive's targets record nor listed in leftOut with the reason`,
+    ]);
   });
 });
