@@ -24,7 +24,7 @@ export interface ServiceArchiveTables {
 }
 
 /** A row as the archive carries it: each column under its own key, times as ISO 8601 text, but those its table leaves out. */
-export function archiveRecordOf<T extends Table>(row: InferSelectModel<T>, archived?: ArchivedTable<T>): Record<string, unknown> {
+export function archiveRecordOf<T extends Table>(row: InferSelectModel<T>, archived?: ArchivedTable): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row as Record<string, unknown>)) {
     if (archived?.leftOut?.[key] === undefined) record[key] = value instanceof Date ? value.toISOString() : value;

@@ -5,6 +5,7 @@ import { Handles, RpcFailure } from '@vault/transport';
 import { asc, gt, inArray } from 'drizzle-orm';
 import { InjectAuditDb } from '../database.js';
 import { accessLog } from '../schema/access-log.table.js';
+import { AUDIT_ARCHIVE_TABLES } from './audit-archive.tables.js';
 
 /**
  * audit-svc's part of an export and of a restore: the access log as stored.
@@ -19,7 +20,7 @@ export class AuditArchiveHandlers {
   async export({ after }: RpcRequest<typeof EXPORT_PAGES.accessLog>) {
     const query = this.db.select().from(accessLog).orderBy(asc(accessLog.id)).limit(ARCHIVE_PAGE_RECORDS).$dynamic();
     const rows = await (after ? query.where(gt(accessLog.id, after)) : query);
-    const records = rows.map((row) => archiveRecordOf(row) as ArchiveRecord<'accessLog'>);
+    const records = rows.map((row) => archiveRecordOf(row, AUDIT_ARCHIVE_TABLES.archived.accessLog) as ArchiveRecord<'accessLog'>);
     return fitPage(records, rows.length < ARCHIVE_PAGE_RECORDS);
   }
 

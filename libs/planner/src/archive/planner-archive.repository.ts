@@ -20,7 +20,7 @@ export class PlannerArchiveRepository {
   /** A page of one kind's records after `after`, as the archive carries them; `next` names the following page. */
   async exportPage<K extends PlannerRecordKind>(kind: K, after?: string): Promise<{ records: ArchiveRecord<K>[]; next?: string }> {
     const rows = await this.page(RECORD_TABLES[kind].table, after);
-    const records = rows.map((row) => archiveRecordOf(row) as ArchiveRecord<K> & { id: string });
+    const records = rows.map((row) => archiveRecordOf(row, RECORD_TABLES[kind]) as ArchiveRecord<K> & { id: string });
     return fitPage(records, rows.length < ARCHIVE_PAGE_RECORDS);
   }
 
@@ -37,14 +37,14 @@ export class PlannerArchiveRepository {
   }
 
   /** Up to a page of rows after `after`, in id order. */
-  page<T extends RecordTable>(table: T, after?: string): Promise<InferSelectModel<T>[]> {
+  private page<T extends RecordTable>(table: T, after?: string): Promise<InferSelectModel<T>[]> {
     const keyed = table as unknown as Keyed;
     const query = this.db.select().from(keyed).orderBy(asc(keyed.id)).limit(ARCHIVE_PAGE_RECORDS).$dynamic();
     return (after ? query.where(sql`${keyed.id} > ${after}::uuid`) : query) as unknown as Promise<InferSelectModel<T>[]>;
   }
 
   /** One page in one transaction; a record that contradicts another is refused with what it broke. */
-  async insert<T extends RecordTable>(table: T, rows: InferInsertModel<T>[], kind: string): Promise<number> {
+  private async insert<T extends RecordTable>(table: T, rows: InferInsertModel<T>[], kind: string): Promise<number> {
     if (rows.length === 0) return 0;
     try {
       await this.db.transaction(async (tx) => {
