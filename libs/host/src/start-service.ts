@@ -11,7 +11,7 @@ import { processLogger } from './nest-logger.js';
 import { processObservability } from './observability.js';
 import { databaseUrlFor, type ServiceName, type VaultConfig } from './vault-config.js';
 
-/** Connections to its database a service opens before it joins its queue group: the requests it can then take at once without opening one. */
+/** Connections to its database a service opens before it joins its queue group, and keeps: the requests it can then take at once without opening one. */
 const READY_CONNECTIONS = 3;
 
 /**
@@ -23,11 +23,17 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
   const { logger, nestLogger } = processLogger(`${name}-svc`, config.LOG_LEVEL);
   const transport = { kind: 'nats' as const, url: config.NATS_URL, timeoutMs: config.RPC_TIMEOUT_MS };
   const observability = await processObservability(config, `${name}-svc`, true);
+  const readyConnections = Math.min(READY_CONNECTIONS, config.DATABASE_POOL_SIZE);
 
   @Module({
     imports: [
       ObservabilityModule.forRoot(observability),
-      PersistenceModule.forRoot({ kind: 'postgres', url: databaseUrlFor(config, name) }),
+      PersistenceModule.forRoot({
+        kind: 'postgres',
+        url: databaseUrlFor(config, name),
+        poolSize: config.DATABASE_POOL_SIZE,
+        keepOpen: readyConnections,
+      }),
       TransportServerModule.forServer(transport, `${name}-svc`),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: `${name}-svc` }),
       // Not ready while it cannot reach the broker: requests would not arrive, events would not leave.
@@ -46,7 +52,7 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
   app.enableShutdownHooks();
   // Migrations and the events kept while this service was away (a self-destruct) come before serving.
   await app.init();
-  await untilDatabaseAnswers(app.get<ReadinessCheck>(DATABASE_READINESS), logger);
+  await untilDatabaseAnswers(app.get<ReadinessCheck>(DATABASE_READINESS), readyConnections, logger);
   await app.startAllMicroservices();
   await app.listen(config.PORT, config.HOST);
   logger.info({ health: `http://${config.HOST}:${config.PORT}/health/ready` }, `${name}-svc serving on NATS`);
@@ -60,10 +66,10 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
  * one, and on a busy node (a rolling upgrade starting six pods at once) a new
  * connection can take longer than the pool waits for it, failing them together.
  */
-async function untilDatabaseAnswers(database: ReadinessCheck, logger: Logger): Promise<void> {
+async function untilDatabaseAnswers(database: ReadinessCheck, connections: number, logger: Logger): Promise<void> {
   for (;;) {
     try {
-      await Promise.all(Array.from({ length: READY_CONNECTIONS }, () => database.check()));
+      await Promise.all(Array.from({ length: connections }, () => database.check()));
       return;
     } catch (error) {
       logger.warn(`The database does not answer (${(error as Error).message}): not joining the queue group yet`);

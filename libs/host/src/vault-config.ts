@@ -37,6 +37,12 @@ export const VaultEnvironment = z.object({
   JOURNAL_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   AUDIT_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
   MEDIA_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  /**
+   * The most connections a service replica opens to its database (distributed
+   * mode). Every replica of every service, and the ones a rolling upgrade adds,
+   * must fit in the server's max_connections together (docs/deploy.md).
+   */
+  DATABASE_POOL_SIZE: intVar(5, 1, 100),
   /** media-svc's bucket (distributed mode): where the services reach it, and where browsers do. */
   S3_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),
   S3_PUBLIC_ENDPOINT: optionalVar(z.url({ error: 'must be an http(s):// URL' })),

@@ -20,10 +20,13 @@ const AT_ONCE = 3;
 async function databaseProxy(target: URL) {
   let slow = false;
   const proxy = await slowTcpProxy(target, 5432, () => (slow ? SLOW_CONNECTION_MS : 0));
-  return { ...proxy, slowDown: () => (slow = true) };
+  return { ...proxy, slowDown: (on = true) => (slow = on) };
 }
 
-describe('a service joining its queue group', () => {
+type Reply = { ok: boolean; error?: { status: number; message: string } };
+const outcome = (reply: Reply) => (reply.ok ? 'ok' : `${reply.error?.status} ${reply.error?.message}`);
+
+describe('a service and its database (distributed mode)', () => {
   let db: TestDatabase;
   let nats: PrivateNats;
   let proxy: Awaited<ReturnType<typeof databaseProxy>>;
@@ -36,7 +39,10 @@ describe('a service joining its queue group', () => {
     // Its own broker: the replica's queue group (planner-svc) must hold this one replica only.
     nats = new PrivateNats(await freePort());
     await nats.start();
-  });
+    planner = await startApp('apps/planner-svc/dist/main.js', { VAULT_MODE: 'distributed', LOG_LEVEL: 'warn', NATS_URL: nats.url, DATABASE_URL: proxy.url });
+    client = createClientProxy({ kind: 'nats', url: nats.url, timeoutMs: 10_000 }, 'warm-database-spec');
+    await client.connect();
+  }, 60_000);
 
   afterAll(async () => {
     await client?.close();
@@ -47,19 +53,32 @@ describe('a service joining its queue group', () => {
   });
 
   it('answers its first requests at once without a new connection to the database, however slow a new one has become', async () => {
-    planner = await startApp('apps/planner-svc/dist/main.js', { VAULT_MODE: 'distributed', LOG_LEVEL: 'warn', NATS_URL: nats.url, DATABASE_URL: proxy.url });
     // From now on a new connection to the database takes longer than the pool waits for one.
     proxy.slowDown();
-    client = createClientProxy({ kind: 'nats', url: nats.url, timeoutMs: 10_000 }, 'warm-database-spec');
-    await client.connect();
-    const calls = Array.from({ length: AT_ONCE }, (_, i) =>
-      firstValueFrom(
-        client!
-          .send<{ ok: boolean; error?: { status: number; message: string } }>(ListTargets.pattern, { data: {}, meta: { requestId: `warm-${i}` } })
-          .pipe(timeout(10_000)),
-      ),
-    );
-    const replies = await Promise.all(calls);
-    expect(replies.map((reply) => (reply.ok ? 'ok' : `${reply.error?.status} ${reply.error?.message}`))).toEqual(Array(AT_ONCE).fill('ok'));
+    const replies = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => listTargets(`warm-${i}`)));
+    expect(replies.map(outcome)).toEqual(Array(AT_ONCE).fill('ok'));
   }, 60_000);
+
+  // The same replica (a fresh one would only add a start): its database goes away, then comes back.
+  it('answers 503 at once while its database is unreachable (not 500: a dependency, not the request, failed), and answers again by itself once it is back', async () => {
+    proxy.slowDown(false);
+    proxy.cut(true);
+    const started = Date.now();
+    const during = await Promise.all([listTargets('outage-1'), listTargets('outage-2')]);
+    const tookMs = Date.now() - started;
+    expect(during.map(outcome)).toEqual(Array(2).fill('503 The planner service is unavailable. Try again shortly.'));
+    expect(tookMs).toBeLessThan(3000);
+
+    proxy.cut(false);
+    let after: Reply | undefined;
+    for (let attempt = 0; attempt < 20 && !after?.ok; attempt++) {
+      after = await listTargets(`back-${attempt}`);
+      if (!after.ok) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(after && outcome(after)).toBe('ok');
+  }, 60_000);
+
+  function listTargets(requestId: string): Promise<Reply> {
+    return firstValueFrom(client!.send<Reply>(ListTargets.pattern, { data: {}, meta: { requestId } }).pipe(timeout(10_000)));
+  }
 });

@@ -6,12 +6,20 @@ import { freePort } from './private-nats.js';
  * the rest handed back as is) whose new connections reach the server only
  * after `delayMs`: a busy node, a slow network. `delayMs` is read at each
  * new connection, so a test can slow it down once something has connected.
+ * `cut(true)` makes the server unreachable: the connections open are reset
+ * and new ones are closed at once, until `cut(false)`.
  */
 export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: () => number) {
   const sockets = new Set<Socket>();
+  let unreachable = false;
   const server: Server = createServer((client) => {
+    if (unreachable) {
+      client.resetAndDestroy();
+      return;
+    }
     client.pause();
     sockets.add(client);
+    client.on('close', () => sockets.delete(client));
     setTimeout(() => {
       const upstream = connect(Number(target.port || defaultPort), target.hostname, () => {
         client.pipe(upstream);
@@ -19,6 +27,7 @@ export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: ()
         client.resume();
       });
       sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
       upstream.on('error', () => client.destroy());
       client.on('error', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
@@ -32,6 +41,10 @@ export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: ()
   url.port = String(port);
   return {
     url: url.toString(),
+    cut: (cut: boolean) => {
+      unreachable = cut;
+      if (cut) for (const socket of sockets) socket.resetAndDestroy();
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

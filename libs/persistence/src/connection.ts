@@ -15,7 +15,14 @@ export { PGLITE_SETTINGS } from './pglite.js';
 export type ConnectionOptions =
   | ({ kind: 'embedded'; poolSize?: number } & EmbeddedDatabaseOptions)
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      /** The most connections the pool opens (a replica's share of the server's max_connections: docs/deploy.md). */
+      poolSize?: number;
+      /** Connections the pool keeps open however idle: a replica's first requests then open none. */
+      keepOpen?: number;
+    };
 
 export type Connection =
   | { kind: 'pglite'; client: PGlite; db: Database; close(): Promise<void>; ping(): Promise<void> }
@@ -66,6 +73,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
   const pool = poolOf({
     connectionString: options.url,
     max: options.poolSize ?? 10,
+    min: options.keepOpen ?? 0,
     // A dead server must surface as a prompt error, not a hung request.
     connectionTimeoutMillis: 2000,
   });

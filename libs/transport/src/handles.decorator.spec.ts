@@ -16,6 +16,8 @@ class EchoHandlers {
   async echo(request: { word: string }) {
     if (request.word === 'missing') throw RpcFailure.notFound('No such word');
     if (request.word === 'boom') throw new Error('database exploded');
+    if (request.word === 'crowded')
+      throw new Error('Failed query: select 1', { cause: Object.assign(new Error('sorry, too many clients already'), { code: '53300' }) });
     return { word: request.word, requestId: currentRequestId() };
   }
 }
@@ -49,6 +51,13 @@ describe('@Handles', () => {
     await expect(call({ data: { word: 'boom' }, meta: {} })).resolves.toEqual({
       ok: false,
       error: { status: 500, message: 'The test service failed on this request.' },
+    });
+  });
+
+  it('answers 503 when what the handler depends on is unavailable (its database out of connections), as for a service that is away', async () => {
+    await expect(call({ data: { word: 'crowded' }, meta: {} })).resolves.toEqual({
+      ok: false,
+      error: { status: 503, message: 'The test service is unavailable. Try again shortly.' },
     });
   });
 });

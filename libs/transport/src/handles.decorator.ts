@@ -1,8 +1,8 @@
 import { MessagePattern } from '@nestjs/microservices';
 import { describeIssues, type RpcContract, type RpcEnvelope, type RpcReply, type RpcRequest, type RpcResponse } from '@vault/contracts';
-import { contextLogger, requestContext } from '@vault/platform';
+import { contextLogger, isOutage, requestContext } from '@vault/platform';
 import { errorWithCauses } from './error-with-causes.js';
-import { RpcFailure } from './rpc-failure.js';
+import { RpcFailure, serviceOf } from './rpc-failure.js';
 
 const logger = contextLogger('Handles');
 
@@ -37,6 +37,11 @@ export function Handles<C extends RpcContract>(contract: C) {
           return { ok: true, data: await handler.call(this, parsed.data) };
         } catch (error) {
           if (error instanceof RpcFailure) return { ok: false, error: error.toBody() };
+          // Its database (or another server it needs) unreachable or out of connections: a dependency's fault, answered 503 as the gateway answers a service that is away.
+          if (isOutage(error)) {
+            logger.warn(`${contract.pattern}: a dependency is unavailable: ${errorWithCauses(error)}`);
+            return { ok: false, error: RpcFailure.unavailable(`The ${serviceOf(contract.pattern)} service is unavailable. Try again shortly.`).toBody() };
+          }
           // The details stay in this service's log; the caller learns only which service failed.
           logger.error(`${contract.pattern} failed: ${errorWithCauses(error)}`);
           return { ok: false, error: RpcFailure.failedIn(contract.pattern).toBody() };
