@@ -10,7 +10,9 @@ import type { RpcContract } from './rpc.js';
  * - the screens table's first reads (apps/web/src/screens/signed-in-screens.ts),
  * - the fuzz test's route list (libs/host/test/fuzz.int-spec.ts: the body
  *   schemas are looked up by name among the contracts' exports),
- * and a test holds the gateway's controllers to it (libs/gateway/src/http-routes.spec.ts):
+ * - the gateway's forwarding controller (libs/gateway/src/http/forwarding.controller.ts),
+ *   which serves every route that names a contract from its line alone,
+ * and a test holds the gateway's own controllers to it (libs/gateway/src/http-routes.spec.ts):
  * each serves its line, and each that forwards a request goes to the contract its line names.
  *
  * Plain data with no runtime import, so that the web's bundle gets the paths
@@ -64,6 +66,14 @@ export interface HttpRoute<Body = never, Reply = unknown> {
    * contract's response (a test holds each controller to it).
    */
   readonly rpc?: RpcName;
+  /**
+   * False where the gateway's own controller serves a route that names a
+   * contract (the photo's bytes, streamed); every other route with `rpc` is
+   * served by the gateway's forwarding controller, from this line alone.
+   */
+  readonly forward?: false;
+  /** The status of a 2xx answer where it is not the method's usual one (a POST answers 201). */
+  readonly status?: 200 | 201 | 204;
   /** The contract export that validates the body of a route the gateway answers itself, for the server side and the fuzz. */
   readonly body?: SchemaName;
   /** Type only: what the body is and what a 2xx answer holds. */
@@ -71,8 +81,8 @@ export interface HttpRoute<Body = never, Reply = unknown> {
 }
 
 type RouteOptions<N extends RpcName | undefined, B extends SchemaName | undefined> =
-  | { rpc: N; body?: never; public?: boolean }
-  | { rpc?: never; body?: B; public?: boolean };
+  | { rpc: N; body?: never; public?: boolean; forward?: false; status?: HttpRoute['status'] }
+  | { rpc?: never; body?: B; public?: boolean; forward?: never; status?: never };
 
 /** A forwarded write's body: the contract's request less the path's parameters; none for a read or a delete. */
 type ForwardedBody<M extends HttpMethod, P extends string, N extends RpcName> = M extends WriteMethod ? Omit<input<RpcOf<N>['request']>, PathParams<P>> : never;
@@ -96,6 +106,8 @@ function route<M extends HttpMethod, P extends string, N extends RpcName | undef
     path,
     public: options.public ?? false,
     ...(options.rpc ? { rpc: options.rpc } : {}),
+    ...(options.forward === false ? { forward: false } : {}),
+    ...(options.status ? { status: options.status } : {}),
     ...(options.body ? { body: options.body } : {}),
   };
   return {
@@ -154,22 +166,27 @@ export const HTTP_ROUTES = {
   completeStudy: route('PATCH', '/api/studies/:id', { rpc: 'CompleteStudy' }).answers(),
   deleteStudy: route('DELETE', '/api/studies/:id', { rpc: 'DeleteStudy' }).answers(),
   balance: route('GET', '/api/bonaparte/balance', { rpc: 'GetBalance' }).answers(),
-  subtract: route('POST', '/api/bonaparte/subtract', { rpc: 'SubtractFromBalance' }).answers(),
+  subtract: route('POST', '/api/bonaparte/subtract', { rpc: 'SubtractFromBalance', status: 200 }).answers(),
 
   // The journal and its photos.
+  // The spec's array, newest first; `?limit=&offset=` reads one page of it.
   journal: route('GET', '/api/journal', { rpc: 'ListJournal' }).answers(),
+  // The dashboard's count, without downloading every entry.
   journalCount: route('GET', '/api/journal/count', { rpc: 'CountJournal' }).answers(),
   createJournalEntry: route('POST', '/api/journal', { rpc: 'CreateJournalEntry' }).answers(),
   updateJournalEntry: route('PATCH', '/api/journal/:id', { rpc: 'UpdateJournalEntry' }).answers(),
   deleteJournalEntry: route('DELETE', '/api/journal/:id', { rpc: 'DeleteJournalEntry' }).answers(),
+  // Every stored photo, newest first; `?limit=&offset=` reads one page.
   photos: route('GET', '/api/photos', { rpc: 'ListPhotos' }).answers(),
+  // Spec 7: `PUT /api/photos {photoURL}` registers an upload; the answer holds objectPath.
   registerPhoto: route('PUT', '/api/photos', { rpc: 'RegisterPhoto' }).answers(),
   deletePhoto: route('DELETE', '/api/photos/:id', { rpc: 'DeletePhoto' }).answers(),
   uploadParameters: route('POST', '/api/objects/upload').answers<Answer<'UploadParameters'>>(),
-  // The photo's bytes, streamed from where media-svc locates them.
-  photoFile: route('GET', '/objects/photos/:id', { rpc: 'LocatePhoto' }).answers<Blob>(),
+  // The photo's bytes, streamed from where media-svc locates them (media/objects.controller.ts).
+  photoFile: route('GET', '/objects/photos/:id', { rpc: 'LocatePhoto', forward: false }).answers<Blob>(),
 
   // The access log and the drastic switches.
+  // Newest first: the latest 500 unless `?limit=` (up to 5000) and `?offset=` ask for more.
   logs: route('GET', '/api/logs', { rpc: 'ListAccessLogs' }).answers(),
   enableGlobalAccess: route('POST', '/api/settings/global-access').answers(),
   disableGlobalAccess: route('DELETE', '/api/settings/global-access').answers(),

@@ -9,21 +9,14 @@ import { VaultImporter } from './archive/vault-importer.js';
 import { ATTEMPT_COUNTER, MemoryAttemptCounter, RedisAttemptCounter } from './auth/login-rate-limit.js';
 import { LocalStrategy } from './auth/local.strategy.js';
 import { AccessRecorder } from './audit/access-recorder.js';
-import { LogsController } from './audit/logs.controller.js';
 import { REDIS, connectRedis } from './session/redis.js';
 import { SessionController } from './auth/session.controller.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway.options.js';
 import { ErrorFilter } from './http/error.filter.js';
+import { ForwardingController } from './http/forwarding.controller.js';
 import { WebApp } from './http/web-app.js';
-import { JournalController } from './journal/journal.controller.js';
 import { ObjectsController } from './media/objects.controller.js';
-import { PhotosController } from './media/photos.controller.js';
 import { UploadsController } from './media/uploads.controller.js';
-import { ActivitiesController } from './planner/activities.controller.js';
-import { BalanceController } from './planner/balance.controller.js';
-import { ScheduleController, WeeklyTemplatesController } from './planner/schedule.controller.js';
-import { StudiesController } from './planner/studies.controller.js';
-import { TargetsController } from './planner/targets.controller.js';
 import { MemorySessionStore } from './session/memory-session.store.js';
 import { RedisSessionStore } from './session/redis-session.store.js';
 import { SessionGuard } from './session/session.guard.js';
@@ -71,17 +64,10 @@ export class GatewayModule {
         ReauthenticationController,
         SecondFactorController,
         SystemController,
-        TargetsController,
-        WeeklyTemplatesController,
-        ScheduleController,
-        ActivitiesController,
-        StudiesController,
-        BalanceController,
-        JournalController,
-        LogsController,
+        // Every route of HTTP_ROUTES that only passes its request on to a service.
+        ForwardingController,
         SettingsController,
         UploadsController,
-        PhotosController,
         ObjectsController,
         ArchiveController,
       ],

@@ -72,7 +72,8 @@ async function contractCalledBy({ controller, handler }: RouteHandler): Promise<
   try {
     await handler.apply(
       bare,
-      Array.from({ length: Math.max(handler.length, 3) }, () => ({})),
+      // A request whose body, query and parameters are empty objects, as the forwarding controller reads them.
+      Array.from({ length: Math.max(handler.length, 3) }, () => ({ body: {}, query: {}, params: {} })),
     );
   } catch {
     // Reported by the caller when the route names a contract that was never called.
