@@ -45,7 +45,10 @@ export default defineConfig<Record<never, never>, VaultWorkerOptions>({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     },
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A trace records a screencast of the page all along (Chromium composites
+    // and encodes every frame): kept for every test, it cost each run a core's
+    // third in Chromium's GPU process. A failed test's retry records one.
+    trace: 'on-first-retry',
   },
   projects: [
     {
