@@ -187,6 +187,23 @@ async function main() {
   const docs = join(root, 'docs/performance.md');
   const previous = previousFigures(docs);
   await ensureBuilt(root);
+  webRows();
+  transportRows();
+  const vaults = await startVaults();
+  const { embeddedPeak, distributedPeak } = await apiRows(vaults);
+  await journalRows(vaults);
+  addRow(memoryRow('embedded', 'under load (peak)', embeddedPeak.stop()));
+  addRow(memoryRow('distributed', 'under load (peak)', distributedPeak.stop()));
+  await durabilityRows(vaults);
+  await stopVaults(vaults);
+  await scaleRows();
+  exportRows();
+  metricsRows();
+  printTable(previous, docs);
+}
+
+/** The web app's bundle sizes and Lighthouse scores. */
+function webRows() {
   const web = bundle(join(root, 'apps/web/dist'));
   row('web', 'login screen JS (gzip)', web.loginJs.toFixed(1), 'KB', '< 120', '', web.loginJs < 120);
   row('web', 'login screen CSS (gzip)', web.loginCss.toFixed(1), 'KB');
@@ -210,12 +227,22 @@ async function main() {
     `accessibility ${scores.dashboard.accessibility}`,
     scores.dashboard.performance >= 95,
   );
+}
 
+/** One RPC's round trip, in-process and over NATS. */
+function transportRows() {
   // Transport round trip.
   const rtt = JSON.parse(spawnSync(process.execPath, ['bench/transport-rtt.mjs'], { cwd: root, encoding: 'utf8' }).stdout.trim().split('\n').pop());
   row('transport', 'in-process round trip p50', (rtt.inProcess.p50 * 1000).toFixed(0), 'µs', '< 100', '', rtt.inProcess.p50 < 0.1);
   row('transport', 'NATS round trip p50', (rtt.nats.p50 * 1000).toFixed(0), 'µs');
+}
 
+/**
+ * Both modes started (their start times and memory rows), signed in and
+ * seeded with 100 targets and entries, and the baseline beside them: a bare
+ * Fastify + pg server on the distributed mode's database.
+ */
+async function startVaults() {
   // Embedded: a first start on an empty data folder, restarts on its data, the memory of each of its processes.
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-bench-'));
   const embeddedUrl = 'http://127.0.0.1:3711';
@@ -245,7 +272,15 @@ async function main() {
   await seed(embeddedUrl, embeddedCookie, 100);
   await seed(distributedUrl, distributedCookie, 100);
   await waitFor(`${baselineUrl}/targets`);
+  return { embedded, distributed, embeddedUrl, distributedUrl, baselineUrl, embeddedCookie, distributedCookie, dataDir, database };
+}
 
+/**
+ * Reads and writes of targets under load, each mode against the baseline, and
+ * the distributed mode's p99 at a steady 200 req/s; the memory samplers it
+ * starts run on through the journal's loads.
+ */
+async function apiRows({ embedded, distributed, embeddedUrl, distributedUrl, baselineUrl, embeddedCookie, distributedCookie }) {
   // The steady 200 req/s first, on processes that only the seeding has used: after the
   // full loads below, the embedded vault's and the services' collectors catch up on
   // their garbage for a while, on the same two cores. Also before the writes, which add
@@ -305,6 +340,11 @@ async function main() {
   row('api', 'POST /api/targets: baseline', postBaseline.rps.toFixed(0), 'req/s', '', `p50 ${postBaseline.p50} ms, p99 ${postBaseline.p99} ms`);
   ratioRow('POST /api/targets: embedded', postEmbedded, postBaseline, 0.7);
   ratioRow('POST /api/targets: distributed', postDistributed, postBaseline, 0.5);
+  return { embeddedPeak, distributedPeak };
+}
+
+/** The journal an owner keeps: 1,000 entries stored, each mode against the baseline. */
+async function journalRows({ embeddedUrl, distributedUrl, baselineUrl, embeddedCookie, distributedCookie }) {
   // The journal an owner keeps (1,000 entries stored): its first page, one entry written, and the signed-in trivial read.
   await seedEntries(embeddedUrl, embeddedCookie, JOURNAL_ENTRIES - 100);
   await seedEntries(distributedUrl, distributedCookie, JOURNAL_ENTRIES - 100);
@@ -332,9 +372,10 @@ async function main() {
     ratioRow(`${label}: embedded`, embeddedLoad, baseline, budgets.embedded);
     ratioRow(`${label}: distributed`, distributedLoad, baseline, budgets.distributed);
   }
-  addRow(memoryRow('embedded', 'under load (peak)', embeddedPeak.stop()));
-  addRow(memoryRow('distributed', 'under load (peak)', distributedPeak.stop()));
+}
 
+/** Durability's price: fsyncs per write in each mode. */
+async function durabilityRows({ embedded, distributed, embeddedCookie, distributedCookie }) {
   // Durability's price: strace on every process of each mode (and what they fork) during sequential creates.
   addRow(fsyncRow('embedded', await fsyncsPerWrite(embedded, embeddedCookie, FSYNC_WRITES)));
   addRow(
@@ -344,7 +385,10 @@ async function main() {
       "; the PostgreSQL server and NATS are the machine's, not traced",
     ),
   );
+}
 
+/** Both modes and the baseline stopped, their data folder and database dropped. */
+async function stopVaults({ dataDir, database }) {
   for (const running of modes.splice(0)) await stopMode(running);
   for (const child of children) child.kill('SIGTERM');
   await sleep(1500);
@@ -353,7 +397,10 @@ async function main() {
   await admin.connect();
   await admin.query(`drop database if exists ${database.split('/').pop()} with (force)`);
   await admin.end();
+}
 
+/** A vault of its own filled to scale: its reads, its screens, its self-destruct. */
+async function scaleRows() {
   // Scale, on a vault of its own (nothing else running).
   const big = await scale();
   const at = `${big.entries} entries, ${big.targets.count} targets, ${big.photos} photos`;
@@ -390,7 +437,10 @@ async function main() {
       : `NOT empty: ${[...destroyed.rowsLeft, `${destroyed.objectsLeft} files`, `status ${destroyed.afterwards}`].join(', ')}`,
     destroyed.confirmedSeconds < 5 && destroyed.empty,
   );
+}
 
+/** The export's memory with 10,000 entries and 200 photos of 10 MB. */
+function exportRows() {
   // The export (issue 18): 10,000 entries and 200 photos of 10 MB streamed out of an embedded vault of its own.
   const exported = exportMemory();
   row(
@@ -402,7 +452,10 @@ async function main() {
     `${(exported.archiveBytes / 1024 ** 3).toFixed(2)} GiB in ${exported.exportSeconds.toFixed(1)} s; RSS ${exported.rssBeforeMb.toFixed(0)} -> ${exported.rssPeakMb.toFixed(0)} MB`,
     exported.met,
   );
+}
 
+/** What metrics cost, in instructions per request and in throughput. */
+function metricsRows() {
   // What metrics cost (issue 20): the embedded vault's instructions per request with metrics off and on (callgrind), held to the budget; the distributed stack's throughput, printed with its interval.
   const cost = metricsCost();
   const mega = (values) => values.map((v) => (v / 1e6).toFixed(2)).join(', ');
@@ -435,7 +488,10 @@ async function main() {
     '',
     `the observations of one GET across the stack (1 HTTP, 2 RPC calls both sides, 3 queries); one scrape ${cost.instrumentation.perScrapeMs.toFixed(2)} ms`,
   );
+}
 
+/** The table of every row, printed, and written to docs/performance.md with --write. */
+function printTable(previous, docs) {
   // Beside each figure, the one the table held before this run (docs/performance.md), where it had the row.
   const table = [
     '| section | metric | value | unit | budget | met | ratio / detail | before this run |',

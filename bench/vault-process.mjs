@@ -1,16 +1,13 @@
 // An embedded vault for the bench's own measurements: started on a loopback
 // port with its data in a given folder, signed in, seeded through its API.
 import { embeddedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
+import { answers200, waitUntil } from '../scripts/lib/wait-until.mjs';
 
+/** Until `url` answers 200; the milliseconds it took. */
 export async function waitFor(url, timeoutMs = 120_000) {
   const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
-    try {
-      if ((await fetch(url)).status === 200) return performance.now() - started;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+  await waitUntil(url, () => answers200(url), { timeoutMs, intervalMs: 20 });
+  return performance.now() - started;
 }
 
 /** An embedded vault started by the launcher (scripts/lib/vault-launcher.mjs), ready, with its own sign-in and stop. */

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { processName, processTree } from './process-tree.mjs';
 import { SERVICE_NAMES } from './services.mjs';
+import { answers200, waitUntil } from './wait-until.mjs';
 
 /**
  * @typedef {{ entry: string, env: Record<string, string>, wrap?: string[], nodeFlags?: string[] }} App a process of a mode; `wrap`, a command node runs under
@@ -112,15 +113,9 @@ export function spawnApp(
   return child;
 }
 
-async function waitReady(url, since, timeoutMs, exited) {
-  while (performance.now() - since < timeoutMs) {
-    if (exited.length > 0) throw new Error(`${exited.join(', ')} exited before ${url} was ready`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {}
-    await sleep(20);
-  }
-  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+/** Until `url` answers 200; every 20 ms, since the bench reads start times from it. */
+function waitReady(url, timeoutMs, exited) {
+  return waitUntil(url, () => answers200(url), { timeoutMs, intervalMs: 20, stop: () => (exited.length > 0 ? `${exited.join(', ')} exited` : undefined) });
 }
 
 /**
@@ -144,9 +139,7 @@ export async function startMode(mode, { sampler, timeoutMs = 120_000, ...spawnOp
   const readyMs = {};
   try {
     await Promise.all(
-      mode.readyUrls.map((url, i) =>
-        waitReady(url, started, timeoutMs, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started)),
-      ),
+      mode.readyUrls.map((url, i) => waitReady(url, timeoutMs, exited).then(() => (readyMs[appName(mode.apps[i].entry)] = performance.now() - started))),
     );
   } catch (error) {
     sampling?.stop();

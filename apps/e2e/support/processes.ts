@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { waitUntil as waitUntilAnswers } from '../../../scripts/lib/wait-until.mjs';
 import { ROOT_DIR, SERVER_LOGS_DIR } from './paths.ts';
 
 export interface ProcessGroup {
@@ -156,16 +157,21 @@ export async function waitUntil(
   check: () => Promise<boolean>,
   { timeoutMs, watch }: { timeoutMs: number; watch: readonly ProcessGroup[] },
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const dead = watch.find((g) => g.exit !== undefined);
-    if (dead) throw new Error(`${dead.name} ${dead.exit} before ${what}. Its output (${dead.logFile}):\n${logTail(dead)}`);
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) {
-      const logs = watch.map((g) => `--- ${g.name} (${g.logFile}) ---\n${logTail(g)}`).join('\n');
-      throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}.\n${logs}`);
-    }
-    await sleep(250);
+  const dead = () => watch.find((g) => g.exit !== undefined);
+  try {
+    await waitUntilAnswers(what, check, {
+      timeoutMs,
+      intervalMs: 250,
+      stop: () => {
+        const group = dead();
+        return group ? `${group.name} ${group.exit}` : undefined;
+      },
+    });
+  } catch (error) {
+    // The end of the log of the process that died, or of every watched one when time ran out.
+    const group = dead();
+    const logs = (group ? [group] : watch).map((g) => `--- ${g.name} (${g.logFile}) ---\n${logTail(g)}`).join('\n');
+    throw new Error(`${(error as Error).message}\n${logs}`);
   }
 }
 

@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { SERVICE_NAMES as SERVICES } from '../../../scripts/lib/services.mjs';
 import { tcpAnswers } from '../../../scripts/lib/tcp-answers.mjs';
+import { waitUntil } from '../../../scripts/lib/wait-until.mjs';
 import { NET, WORK } from './cluster.mjs';
 
 const FORWARDS = { postgres: [15432, 5432], redis: [16379, 6379], s3: [19000, 9000] };
@@ -24,14 +25,8 @@ const REDIS_DB = 13;
 const S3 = { accessKey: process.env.S3_ACCESS_KEY_ID ?? 'vault-test', secretKey: process.env.S3_SECRET_ACCESS_KEY ?? 'vault-test-secret' };
 const ADMIN_URL = process.env.K8S_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(what, host, port, seconds = 20) {
-  for (let i = 0; i < seconds * 5; i++) {
-    if (await tcpAnswers(host, port)) return;
-    await sleep(200);
-  }
-  throw new Error(`${what} does not answer on ${host}:${port}`);
-}
+const waitFor = (what, host, port, seconds = 20) =>
+  waitUntil(`${what} on ${host}:${port}`, () => tcpAnswers(host, port), { timeoutMs: seconds * 1000, intervalMs: 200 });
 
 export class Stores {
   constructor(log) {

@@ -46,6 +46,31 @@ export const QUICK_SECTIONS = ['round-trip', 'self-destruct'];
 export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, kubectlPath, check, step, log, sections = SECTIONS }) {
   const runs = (section) => sections.includes(section);
   const password = `${randomBytes(12).toString('base64url')}-k8s`;
+  const release = releaseTools({ stores, helm, helmPath, kubeEnv, kubectl });
+  const { helmAsync, upgrade, pods, ready, restarts, releaseStatus } = release;
+
+  await step('namespace (Pod Security "restricted" enforced) and the Secret of the existing stores', () => storesSecret({ stores, kubectl, password }));
+  if (!(await install({ ...release, stores, kubectl, check, step, log }))) return;
+  const owner = await signIn({ kubectl, check, log, password });
+  if (runs('round-trip')) await roundTrip({ owner, stores, check });
+  if (runs('failed-migration')) await failedMigration({ owner, helmAsync, upgrade, kubectl, check, step, pods, ready, releaseStatus });
+  if (runs('nats-restart')) await natsRestart({ owner, stores, check, step, restarts, pods, ready, log });
+  if (runs('pod-deletions') || runs('rolling-upgrade')) {
+    const endpointLag = () =>
+      watchEndpointLag({
+        kubectlPath,
+        kubeconfig: kubeEnv.KUBECONFIG,
+        namespace: NS,
+        selector: 'app.kubernetes.io/component=gateway',
+        service: `${NS}/${RELEASE}-gateway`,
+      });
+    await twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log, runs, endpointLag });
+  }
+  if (runs('self-destruct')) await selfDestruct({ owner, stores, check, pods, password });
+}
+
+/** helm and kubectl as the checks use them on the release: its upgrades, its pods, its status. */
+function releaseTools({ stores, helm, helmPath, kubeEnv, kubectl }) {
   const baseValues = ['-f', 'deploy/test/cluster/values.yaml', '--set', `s3.bucket=${stores.bucket}`];
   /** helm without blocking: the Jobs are watched while it waits. */
   const helmAsync = (args) =>
@@ -63,30 +88,35 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ku
   const ready = (pod) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
   const restarts = () => Object.fromEntries(pods().map((p) => [p.metadata.name, (p.status.containerStatuses ?? []).reduce((n, c) => n + c.restartCount, 0)]));
   const releaseStatus = () => JSON.parse(helm(['status', RELEASE, '-n', NS, '-o', 'json']).stdout);
+  return { baseValues, helmAsync, upgrade, pods, ready, restarts, releaseStatus };
+}
 
-  await step('namespace (Pod Security "restricted" enforced) and the Secret of the existing stores', async () => {
-    const ownerHash = await hash(password, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
-    const urls = stores.urls;
-    const stringData = {
-      VAULT_OWNER_PASSWORD_HASH: ownerHash,
-      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
-      REDIS_URL: urls.redis,
-      S3_ACCESS_KEY_ID: stores.s3Credentials.accessKey,
-      S3_SECRET_ACCESS_KEY: stores.s3Credentials.secretKey,
-      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_DATABASE_URL`, urls.database(s)])),
-      // For the failing migration (check 3): a database that does not exist.
-      BROKEN_DATABASE_URL: urls.database('planner').replace(/\/vault_k8s_planner$/, '/vault_k8s_missing'),
-    };
-    kubectl(['apply', '-f', '-'], {
-      input: JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'List',
-        items: [restrictedNamespace(NS), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-secrets', namespace: NS }, type: 'Opaque', stringData }],
-      }),
-    });
+/** The namespace, and the Secret holding what the existing stores need: the owner's hash, the master key, the URLs. */
+async function storesSecret({ stores, kubectl, password }) {
+  const ownerHash = await hash(password, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+  const urls = stores.urls;
+  const stringData = {
+    VAULT_OWNER_PASSWORD_HASH: ownerHash,
+    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    REDIS_URL: urls.redis,
+    S3_ACCESS_KEY_ID: stores.s3Credentials.accessKey,
+    S3_SECRET_ACCESS_KEY: stores.s3Credentials.secretKey,
+    ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_DATABASE_URL`, urls.database(s)])),
+    // For the failing migration (check 3): a database that does not exist.
+    BROKEN_DATABASE_URL: urls.database('planner').replace(/\/vault_k8s_planner$/, '/vault_k8s_missing'),
+  };
+  kubectl(['apply', '-f', '-'], {
+    input: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [restrictedNamespace(NS), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-secrets', namespace: NS }, type: 'Opaque', stringData }],
+    }),
   });
+}
 
-  // ------------------------------------------------------------------ install
+// ------------------------------------------------------------------ install
+/** helm install --wait and what it must leave: the migration Jobs succeeded, every pod Ready. False when the install failed. */
+async function install({ baseValues, helmAsync, pods, ready, restarts, releaseStatus, stores, kubectl, check, step, log }) {
   const jobsSeen = new Map();
   const watchJobs = () => {
     for (const job of JSON.parse(kubectl(['get', 'jobs', '-n', NS, '-o', 'json'], { allowFail: true }).stdout || '{"items":[]}').items) {
@@ -139,9 +169,12 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ku
     assert(restarted.length === 0, `restarted: ${restarted.map(([p, n]) => `${p} x${n}`).join(', ')}`);
     return all.map((p) => p.metadata.name).join(', ');
   });
-  if (!installed) return;
+  return installed;
+}
 
-  // ------------------------------------------------------------------ 1: the vault through the gateway Service
+// ------------------------------------------------------------------ 1: the vault through the gateway Service
+/** The web app through the gateway Service, and the owner signed in: the client every later section uses. */
+async function signIn({ kubectl, check, log, password }) {
   const address = kubectl(['get', 'service', `${RELEASE}-gateway`, '-n', NS, '-o', 'jsonpath={.spec.clusterIP}']).stdout.trim();
   const owner = new GatewayClient(address);
   log(`  the gateway Service: http://${address}/ (Host ${'vault.k8s.test'})`);
@@ -156,67 +189,56 @@ export async function vaultChecks({ stores, helm, helmPath, kubeEnv, kubectl, ku
     assert(user.status === 200 && user.json?.signedIn === true, `${user.status} ${user.text}`);
     return `session cookie ${owner.cookie.split('=')[0]}`;
   });
-  if (runs('round-trip')) {
-    await check('a target: created and listed (planner-svc)', async () => {
-      const created = await owner.send('POST', '/api/targets', { title: 'Cluster target' });
-      assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
-      const listed = await owner.send('GET', '/api/targets');
-      assert(
-        listed.json?.some((t) => t.id === created.json.id && t.title === 'Cluster target'),
-        `not listed: ${listed.text.slice(0, 300)}`,
-      );
-      return created.json.id;
-    });
-    await check('a journal entry: written and read back decrypted (journal-svc, the master key from the Secret)', async () => {
-      const created = await owner.send('POST', '/api/journal', { content: 'Written on a real node.' });
-      assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
-      const listed = await owner.send('GET', '/api/journal');
-      assert(
-        listed.json?.some((e) => e.id === created.json.id && e.content === 'Written on a real node.'),
-        `not read back: ${listed.text.slice(0, 300)}`,
-      );
-      return created.json.id;
-    });
-    await check('a photo: uploaded to its presigned URL, registered, served back through the gateway (media-svc, the bucket)', async () => {
-      const issued = await owner.send('POST', '/api/objects/upload');
-      assert(issued.status === 200 && issued.json?.uploadURL, `${issued.status} ${issued.text}`);
-      const put = await fetch(issued.json.uploadURL, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png', ...issued.json.uploadHeaders } });
-      assert(put.status === 200, `PUT to the presigned URL: ${put.status} ${await put.text()}`);
-      const registered = await owner.send('PUT', '/api/photos', { photoURL: issued.json.uploadURL });
-      assert(registered.status === 200 && registered.json?.objectPath, `${registered.status} ${registered.text}`);
-      const served = await owner.send('GET', registered.json.objectPath);
-      assert(served.status === 200 && served.buffer.equals(PNG), `GET ${registered.json.objectPath}: ${served.status}, ${served.buffer.length} bytes`);
-      const keys = await stores.bucketKeys();
-      assert(keys.length >= 1, 'the bucket holds nothing');
-      return `PUT to ${new URL(issued.json.uploadURL).host}, served at ${registered.json.objectPath}; in the bucket: ${keys.join(', ')}`;
-    });
-    await check('the access log shows the sign-in (audit-svc, from JetStream)', async () => {
-      for (let i = 0; i < 30; i++) {
-        const logs = await owner.send('GET', '/api/logs');
-        const signIn = logs.json?.find?.((l) => l.action === 'login_success');
-        if (signIn) return `${logs.json.length} entries, login_success from ${signIn.ipAddress}`;
-        await sleep(500);
-      }
-      throw new Error('no login_success in the access log within 15 s');
-    });
-  }
+  return owner;
+}
 
-  if (runs('failed-migration')) await failedMigration({ owner, helmAsync, upgrade, kubectl, check, step, pods, ready, releaseStatus });
-  if (runs('nats-restart')) await natsRestart({ owner, stores, check, step, restarts, pods, ready, log });
-  if (runs('pod-deletions') || runs('rolling-upgrade')) {
-    const endpointLag = () =>
-      watchEndpointLag({
-        kubectlPath,
-        kubeconfig: kubeEnv.KUBECONFIG,
-        namespace: NS,
-        selector: 'app.kubernetes.io/component=gateway',
-        service: `${NS}/${RELEASE}-gateway`,
-      });
-    await twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, log, runs, endpointLag });
-  }
-  if (!runs('self-destruct')) return;
+async function roundTrip({ owner, stores, check }) {
+  await check('a target: created and listed (planner-svc)', async () => {
+    const created = await owner.send('POST', '/api/targets', { title: 'Cluster target' });
+    assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
+    const listed = await owner.send('GET', '/api/targets');
+    assert(
+      listed.json?.some((t) => t.id === created.json.id && t.title === 'Cluster target'),
+      `not listed: ${listed.text.slice(0, 300)}`,
+    );
+    return created.json.id;
+  });
+  await check('a journal entry: written and read back decrypted (journal-svc, the master key from the Secret)', async () => {
+    const created = await owner.send('POST', '/api/journal', { content: 'Written on a real node.' });
+    assert(created.status < 300 && created.json?.id, `${created.status} ${created.text}`);
+    const listed = await owner.send('GET', '/api/journal');
+    assert(
+      listed.json?.some((e) => e.id === created.json.id && e.content === 'Written on a real node.'),
+      `not read back: ${listed.text.slice(0, 300)}`,
+    );
+    return created.json.id;
+  });
+  await check('a photo: uploaded to its presigned URL, registered, served back through the gateway (media-svc, the bucket)', async () => {
+    const issued = await owner.send('POST', '/api/objects/upload');
+    assert(issued.status === 200 && issued.json?.uploadURL, `${issued.status} ${issued.text}`);
+    const put = await fetch(issued.json.uploadURL, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png', ...issued.json.uploadHeaders } });
+    assert(put.status === 200, `PUT to the presigned URL: ${put.status} ${await put.text()}`);
+    const registered = await owner.send('PUT', '/api/photos', { photoURL: issued.json.uploadURL });
+    assert(registered.status === 200 && registered.json?.objectPath, `${registered.status} ${registered.text}`);
+    const served = await owner.send('GET', registered.json.objectPath);
+    assert(served.status === 200 && served.buffer.equals(PNG), `GET ${registered.json.objectPath}: ${served.status}, ${served.buffer.length} bytes`);
+    const keys = await stores.bucketKeys();
+    assert(keys.length >= 1, 'the bucket holds nothing');
+    return `PUT to ${new URL(issued.json.uploadURL).host}, served at ${registered.json.objectPath}; in the bucket: ${keys.join(', ')}`;
+  });
+  await check('the access log shows the sign-in (audit-svc, from JetStream)', async () => {
+    for (let i = 0; i < 30; i++) {
+      const logs = await owner.send('GET', '/api/logs');
+      const signIn = logs.json?.find?.((l) => l.action === 'login_success');
+      if (signIn) return `${logs.json.length} entries, login_success from ${signIn.ipAddress}`;
+      await sleep(500);
+    }
+    throw new Error('no login_success in the access log within 15 s');
+  });
+}
 
-  // ------------------------------------------------------------------ self-destruct
+// ------------------------------------------------------------------ self-destruct
+async function selfDestruct({ owner, stores, check, pods, password }) {
   const replicas = pods().length;
   await check(`self-destruct (${replicas} pods): confirmed by every service`, async () => {
     // A drastic switch wants a sign-in of the last 5 minutes (spec: re-authentication); the sections
@@ -392,14 +414,18 @@ async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, 
     return `the stopped gateway pods left kube-proxy's rules ${describeLags(lags)} after they were told to stop (preStop ${preStopSeconds} s)`;
   };
 
-  if (runs('pod-deletions')) await podDeletions();
-  if (runs('rolling-upgrade')) await rollingUpgrade();
+  const section = { owner, upgrade, kubectl, check, step, pods, log, endpointLag, twoOfEach, allReady, noFailureNoLoss, coveredByPreStop };
+  if (runs('pod-deletions')) await podDeletions(section);
+  if (runs('rolling-upgrade')) await rollingUpgrade(section);
+}
 
-  async function podDeletions() {
-    const load = steadyLoad(owner, { rate: 50 });
-    const lagWatch = endpointLag();
-    await step('steady load (50 req/s); one pod of each app deleted in turn', async () => {
-      await sleep(3000);
+/** Under a steady load, one pod of each app deleted in turn. */
+async function podDeletions({ owner, kubectl, check, step, pods, log, endpointLag, allReady, noFailureNoLoss, coveredByPreStop }) {
+  const { results, writes, lags } = await underSteadyLoad(
+    { owner, step, pods, endpointLag },
+    'pod-deletions',
+    'one pod of each app deleted in turn',
+    async () => {
       for (const app of APPS) {
         const victim = pods().find((p) => p.metadata.labels['app.kubernetes.io/component'] === app);
         const began = Date.now();
@@ -407,44 +433,58 @@ async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, 
         await allReady(120);
         log(`  ${victim.metadata.name} deleted, its replacement Ready in ${((Date.now() - began) / 1000).toFixed(1)} s`);
       }
-      await sleep(3000);
-    });
-    const lags = await lagWatch.stop();
-    const { results, writes } = await load.stop();
-    keepForDiagnosis('pod-deletions', results, pods());
-    await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
-      const summary = await noFailureNoLoss(results, writes);
-      return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found`;
-    });
-    await check("pod deletions: the deleted gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
-    await forgetTargets(owner, writes);
-  }
+    },
+  );
+  await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
+    const summary = await noFailureNoLoss(results, writes);
+    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found`;
+  });
+  await check("pod deletions: the deleted gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
+  await forgetTargets(owner, writes);
+}
 
-  async function rollingUpgrade() {
-    const load = steadyLoad(owner, { rate: 50 });
-    const lagWatch = endpointLag();
-    // Creation times are whole seconds: a pod made in the second the roll began counts as new.
-    const rollStarted = Math.floor(Date.now() / 1000) * 1000;
-    // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
-    await step('steady load (50 req/s); a rolling upgrade (config.lockout.failures=6 rolls every Deployment)', async () => {
-      await sleep(3000);
+/** Under a steady load, a changed setting rolling every Deployment. */
+async function rollingUpgrade({ owner, upgrade, kubectl, check, step, pods, endpointLag, twoOfEach, noFailureNoLoss, coveredByPreStop }) {
+  // Creation times are whole seconds: a pod made in the second the roll began counts as new.
+  const rollStarted = Math.floor(Date.now() / 1000) * 1000;
+  // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
+  const { results, writes, lags } = await underSteadyLoad(
+    { owner, step, pods, endpointLag },
+    'rolling-upgrade',
+    'a rolling upgrade (config.lockout.failures=6 rolls every Deployment)',
+    async () => {
       const result = await upgrade([...twoOfEach, '--set', 'config.lockout.failures=6'], '8m');
       assert(result.code === 0, result.output);
-      await sleep(3000);
-    });
-    const lags = await lagWatch.stop();
-    const { results, writes } = await load.stop();
-    keepForDiagnosis('rolling-upgrade', results, pods());
-    await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
-      const summary = await noFailureNoLoss(results, writes);
-      const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
-      const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
-      assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);
-      return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found; all 12 pods replaced`;
-    });
-    await check("rolling upgrade: each replaced gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
-    await forgetTargets(owner, writes);
-  }
+    },
+  );
+  await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
+    const summary = await noFailureNoLoss(results, writes);
+    const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
+    const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
+    assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);
+    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s), ${writes.length} writes all found; all 12 pods replaced`;
+  });
+  await check("rolling upgrade: each replaced gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
+  await forgetTargets(owner, writes);
+}
+
+/**
+ * `action` as one step under a steady load of 50 requests a second (3 s of it
+ * before and after), the gateway pods' endpoint lag watched all along: the
+ * load's answers and writes, and the lags. Failed answers are kept for diagnosis.
+ */
+async function underSteadyLoad({ owner, step, pods, endpointLag }, name, what, action) {
+  const load = steadyLoad(owner, { rate: 50 });
+  const lagWatch = endpointLag();
+  await step(`steady load (50 req/s); ${what}`, async () => {
+    await sleep(3000);
+    await action();
+    await sleep(3000);
+  });
+  const lags = await lagWatch.stop();
+  const { results, writes } = await load.stop();
+  keepForDiagnosis(name, results, pods());
+  return { results, writes, lags };
 }
 
 /** A load's answers and the pods' start times and CPU throttling, beside the logs a failed run keeps. */

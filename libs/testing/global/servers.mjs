@@ -8,6 +8,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { waitUntil } from '../../../scripts/lib/wait-until.mjs';
 
 export const ENV_KEYS = {
   databaseUrl: 'VAULT_IT_DATABASE_URL',
@@ -119,16 +120,8 @@ async function freePort() {
   return port;
 }
 
-async function untilOpen(url, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await tcpProbe(url);
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${url} did not open: ${error.message}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+function untilOpen(url, timeoutMs = 10_000) {
+  return waitUntil(`${url} to open`, () => tcpProbe(url).then(() => true), { timeoutMs, intervalMs: 50 });
 }
 
 export async function startContainers(workers = 1) {
@@ -202,20 +195,20 @@ export async function startContainers(workers = 1) {
   };
 }
 
-async function untilConnects(url, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-    try {
-      await client.connect();
-      await client.end();
-      return;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${redact(url)} did not accept a connection: ${error.message}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
+function untilConnects(url, timeoutMs = 60_000) {
+  return waitUntil(
+    `PostgreSQL at ${redact(url)} to accept a connection`,
+    async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+      try {
+        await client.connect();
+        return true;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    { timeoutMs, intervalMs: 250 },
+  );
 }
 
 /** Removes every container and stops every server this run started. */
