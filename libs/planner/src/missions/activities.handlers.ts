@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { CreateActivity, DeleteActivity, ListActivities, type Activity, type RpcRequest } from '@vault/contracts';
-import { Handles, RpcFailure } from '@vault/transport';
+import { Activity, CreateActivity, DeleteActivity, ListActivities, type RpcRequest } from '@vault/contracts';
+import { answerOf, Handles, RpcFailure } from '@vault/transport';
 import type { ActivityRow } from '../schema/activities.table.js';
 import { ActivitiesRepository } from './activities.repository.js';
 
@@ -28,6 +28,7 @@ export class ActivitiesHandlers {
   }
 }
 
+/** A stored mission as the API answers it (the contract's Activity, derived from the row). */
 function toActivity(row: ActivityRow): Activity {
-  return { id: row.id, title: row.title, ...(row.description ? { description: row.description } : {}) };
+  return answerOf(Activity, row);
 }

@@ -10,10 +10,10 @@ import {
   UpdateWeeklyTemplate,
   dayOfWeekOf,
   type RpcRequest,
-  type ScheduleItem,
-  type WeeklyTemplate,
+  ScheduleItem,
+  WeeklyTemplate,
 } from '@vault/contracts';
-import { Handles, RpcFailure } from '@vault/transport';
+import { answerOf, Handles, RpcFailure } from '@vault/transport';
 import type { ScheduleItemRow } from '../schema/schedule-items.table.js';
 import type { WeeklyTemplateRow } from '../schema/weekly-templates.table.js';
 import { ScheduleRepository } from './schedule.repository.js';
@@ -75,25 +75,12 @@ export class ScheduleHandlers {
   }
 }
 
+/** A stored weekly template as the API answers it (the contract's WeeklyTemplate, derived from the row). */
 function toWeeklyTemplate(row: WeeklyTemplateRow): WeeklyTemplate {
-  return {
-    id: row.id,
-    title: row.title,
-    ...(row.description ? { description: row.description } : {}),
-    time: row.time,
-    dayOfWeek: row.dayOfWeek,
-    isRepeating: row.isRepeating,
-  };
+  return answerOf(WeeklyTemplate, row);
 }
 
+/** A stored schedule item as the API answers it (the contract's ScheduleItem, derived from the row). */
 function toScheduleItem(row: ScheduleItemRow): ScheduleItem {
-  return {
-    id: row.id,
-    date: row.date,
-    time: row.time,
-    title: row.title,
-    ...(row.description ? { description: row.description } : {}),
-    completed: row.completed,
-    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
-  };
+  return answerOf(ScheduleItem, row);
 }

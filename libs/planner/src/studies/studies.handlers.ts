@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { CompleteStudy, CreateStudy, DeleteStudy, ListCompletedStudies, ListStudies, type RpcRequest, type Study } from '@vault/contracts';
-import { Handles, RpcFailure } from '@vault/transport';
+import { CompleteStudy, CreateStudy, DeleteStudy, ListCompletedStudies, ListStudies, type RpcRequest, Study } from '@vault/contracts';
+import { answerOf, Handles, RpcFailure } from '@vault/transport';
 import type { StudyRow } from '../schema/studies.table.js';
 import { StudiesRepository } from './studies.repository.js';
 
@@ -38,13 +38,7 @@ export class StudiesHandlers {
   }
 }
 
+/** A stored study as the API answers it (the contract's Study, derived from the row). */
 function toStudy(row: StudyRow): Study {
-  return {
-    id: row.id,
-    subject: row.subject,
-    endGoal: row.endGoal,
-    completed: row.completed,
-    createdAt: row.createdAt.toISOString(),
-    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
-  };
+  return answerOf(Study, row);
 }
