@@ -1,5 +1,7 @@
 // Jest runs the server code as native ESM (NestJS 12 is ESM-only), compiled by
 // SWC with decorator metadata, importing each lib from its sources.
+import { existsSync, readdirSync } from 'node:fs';
+
 const swc = [
   '@swc/jest',
   {
@@ -12,12 +14,15 @@ const swc = [
   },
 ];
 
+/** Every lib with sources (libs/<name>/src/index.ts), each imported as @vault/<name>. */
+const LIBS = readdirSync(new URL('libs', import.meta.url)).filter((name) => existsSync(new URL(`libs/${name}/src/index.ts`, import.meta.url)));
+
 const common = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@vault/(contracts|platform|transport|persistence|auth|planner|journal|audit|media|gateway|host|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    [`^@vault/(${LIBS.join('|')})$`]: '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
 };

@@ -16,10 +16,12 @@ const ALLOWED = {
   'type:transport': ['type:contracts', 'type:platform'],
   'type:persistence': ['type:platform'],
   'type:domain': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence'],
-  'type:gateway': ['type:contracts', 'type:platform', 'type:transport'],
+  // The archive (libs/archive) reaches the services only through their contracts, as the gateway does.
+  'type:archive': ['type:contracts', 'type:platform', 'type:transport'],
+  'type:gateway': ['type:contracts', 'type:platform', 'type:transport', 'type:archive'],
   // A host composes the services of the one list (@vault/contracts' VAULT_SERVICES).
-  'type:host': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence', 'type:gateway'],
-  'type:app': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence', 'type:domain', 'type:gateway', 'type:host'],
+  'type:host': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence', 'type:archive', 'type:gateway'],
+  'type:app': ['type:contracts', 'type:platform', 'type:transport', 'type:persistence', 'type:domain', 'type:archive', 'type:gateway', 'type:host'],
   'type:testing': ['type:contracts', 'type:platform'],
   'type:e2e': ['type:contracts', 'type:testing'],
 };

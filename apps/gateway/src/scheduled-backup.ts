@@ -1,5 +1,5 @@
 import { EXPORT_PASSPHRASE_MIN } from '@vault/contracts';
-import { readPassphraseFile } from '@vault/gateway';
+import { readPassphraseFile } from '@vault/archive';
 import { writeBackup, type VaultConfig } from '@vault/host';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

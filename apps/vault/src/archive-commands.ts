@@ -1,7 +1,8 @@
 import { Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccessAttempted, type AccessAction } from '@vault/contracts';
-import { ArchiveRefusal, VaultExporter, VaultImporter, createHttpAdapter, exportToFile, readPassphraseFile } from '@vault/gateway';
+import { ArchiveRefusal, VaultExporter, VaultImporter, exportToFile, readPassphraseFile } from '@vault/archive';
+import { createHttpAdapter } from '@vault/gateway';
 import { loadProcessConfig } from '@vault/host';
 import { PersistenceModule, type ConnectionOptions } from '@vault/persistence';
 import { EventBus, EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';

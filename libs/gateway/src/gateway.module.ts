@@ -2,10 +2,9 @@ import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '
 import type { Redis } from 'ioredis';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { VaultExporter, VaultImporter } from '@vault/archive';
 import { ArchiveBodies } from './archive/archive-bodies.js';
 import { ArchiveController } from './archive/archive.controller.js';
-import { VaultExporter } from './archive/vault-exporter.js';
-import { VaultImporter } from './archive/vault-importer.js';
 import { ATTEMPT_COUNTER, MemoryAttemptCounter, RedisAttemptCounter } from './auth/login-rate-limit.js';
 import { LocalStrategy } from './auth/local.strategy.js';
 import { AccessRecorder } from './audit/access-recorder.js';

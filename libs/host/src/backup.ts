@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { VaultExporter, exportToFile, readPassphraseFile } from '@vault/gateway';
+import { VaultExporter, exportToFile, readPassphraseFile } from '@vault/archive';
 import { EventBus, EventsModule, TransportModule } from '@vault/transport';
 import type { VaultConfig } from './vault-config.js';
 

@@ -1,5 +1,6 @@
 import { Controller, ForbiddenException, HttpCode, Post, Req, Res, UnsupportedMediaTypeException, BadRequestException } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { VaultExporter, VaultImporter } from '@vault/archive';
 import { ExportRequest, GetOwnerProfile, VerifyOwner, describeIssues, type RestoreSummary } from '@vault/contracts';
 import { RAW_BODY_ROUTE, contextLogger } from '@vault/platform';
 import { RpcClient, RpcFailure } from '@vault/transport';
@@ -11,8 +12,6 @@ import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { JsonBody } from '../http/json-body.decorator.js';
 import { OwnerOnly } from '../vault/route-flags.js';
 import { VaultStateCache } from '../vault/vault-state.cache.js';
-import { VaultExporter } from './vault-exporter.js';
-import { VaultImporter } from './vault-importer.js';
 
 /** A restore's passphrase travels in this header, URI-encoded (a header holds Latin-1 only): the body is the archive. */
 export const PASSPHRASE_HEADER = 'x-vault-passphrase';

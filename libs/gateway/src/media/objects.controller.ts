@@ -3,7 +3,7 @@ import { LocatePhoto } from '@vault/contracts';
 import { RpcClient } from '@vault/transport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { markAsPhoto } from './photo-answer-headers.js';
-import { openPhotoSource } from './photo-source.js';
+import { openPhotoSource } from '@vault/archive';
 
 /**
  * `GET /objects/photos/<id>`: a registered photo, to the signed-in owner only

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { ZipFile } from 'yazl';
-import { openPhotoSource } from '../media/photo-source.js';
+import { openPhotoSource } from './photo-source.js';
 import { encryptArchive } from './archive-encryption.js';
 import { JournalPaths, MANIFEST_JSON, VAULT_JSON, journalMarkdown, photoPath } from './archive-layout.js';
 import { pagesOf } from './archive-records.js';
