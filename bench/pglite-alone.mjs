@@ -28,7 +28,7 @@ async function rate(query) {
 }
 
 try {
-  await applyMigrations(connection, { schema: 'planner', folder: PLANNER_MIGRATIONS });
+  await applyMigrations(connection, PLANNER_MIGRATIONS);
   const db = drizzleFor(connection);
   for (let i = 0; i < 100; i++) await db.insert(targets).values({ title: `Target ${i}`, description: 'Seeded for the benchmark' });
   const raw = await rate(() => connection.client.query('select * from planner.targets order by created_at, id'));

@@ -13,7 +13,7 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const chart = join(root, 'deploy/helm');
 export const RELEASE = 'vault';
 export const NAMESPACE = 'vault';
-export { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES } from '../../scripts/lib/services.mjs';
+export { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES, databaseVariableOf } from '../../scripts/lib/services.mjs';
 
 export function run(command, args, input) {
   const result = spawnSync(command, args, { cwd: root, encoding: 'utf8', input, maxBuffer: 64 * 1024 * 1024 });

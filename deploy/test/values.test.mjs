@@ -4,7 +4,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkApps, checkEgressRules, checkMetrics, checkMigrationHook, checkNetworkPolicies, checkPodSecurity, peersOf, trialPeers } from './checks.mjs';
-import { APPS, assert, chart, containersOf, envOf, equal, fullname, helm, named, parse, podSpecOf, run, SERVICES, template, validate } from './kit.mjs';
+import {
+  APPS,
+  assert,
+  chart,
+  containersOf,
+  databaseVariableOf,
+  envOf,
+  equal,
+  fullname,
+  helm,
+  named,
+  parse,
+  podSpecOf,
+  run,
+  SERVICES,
+  template,
+  validate,
+} from './kit.mjs';
 
 const cases = [
   {
@@ -16,7 +33,7 @@ const cases = [
     egress: { ports: { nats: [4222], postgres: [5432], redis: [6380], s3: [443] }, peers: peersOf('values-production.yaml') },
     extra: (objects) => {
       test('production: a pre-install/pre-upgrade migration Job per service image, before the services serve', () =>
-        checkMigrationHook(objects, { databaseKeys: Object.fromEntries(SERVICES.map((s) => [s, `${s.toUpperCase()}_DATABASE_URL`])) }));
+        checkMigrationHook(objects, { databaseKeys: Object.fromEntries(SERVICES.map((s) => [s, databaseVariableOf(s)])) }));
       test('production: every secret from the existing Secret, none rendered by the chart', () => {
         assert(!objects.some((o) => o.kind === 'Secret'), 'the chart rendered a Secret');
         const names = new Set(
@@ -80,11 +97,11 @@ const cases = [
           'VAULT_SERVICE_ROLES',
         );
         for (const s of SERVICES) {
-          const url = new URL(decoded(`${s.toUpperCase()}_DATABASE_URL`));
+          const url = new URL(decoded(databaseVariableOf(s)));
           equal([url.username, url.host, url.pathname], [`vault_${s}`, `${fullname('postgres')}:5432`, '/vault'], `${s} URL`);
           equal(decodeURIComponent(url.password), roles.find((r) => r.schema === s).password, `${s} URL password`);
           const env = envOf(named(objects, 'Deployment', fullname(`${s}-svc`)).spec.template.spec.containers[0]);
-          equal(env.DATABASE_URL?.secretKeyRef, { name: fullname('trial'), key: `${s.toUpperCase()}_DATABASE_URL` }, `${s}-svc DATABASE_URL`);
+          equal(env.DATABASE_URL?.secretKeyRef, { name: fullname('trial'), key: databaseVariableOf(s) }, `${s}-svc DATABASE_URL`);
         }
         const provisioner = named(objects, 'StatefulSet', fullname('postgres')).spec.template.spec.containers.find((c) => c.name === 'service-roles');
         assert(provisioner, 'no service-roles container in the PostgreSQL pod');

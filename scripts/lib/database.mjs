@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { VAULT_SERVICES } from './services.mjs';
+import { VAULT_SERVICES, databaseVariableOf } from './services.mjs';
 
 /** Creates the database named in the URL when the server lacks it (a first distributed run). */
 export async function ensureDatabase(url) {
@@ -30,7 +30,12 @@ export async function provisionServiceDatabases(adminUrl) {
   const { provisionServiceRoles, serviceRoleName } = await import('@vault/persistence');
   const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1));
   // Each service that owns a schema connects as its own role (docs/adr/0008).
-  const roles = VAULT_SERVICES.map(({ schema }) => ({ schema, role: serviceRoleName(database, schema), password: randomBytes(24).toString('base64url') }));
+  const roles = VAULT_SERVICES.map(({ name, schema }) => ({
+    name,
+    schema,
+    role: serviceRoleName(database, schema),
+    password: randomBytes(24).toString('base64url'),
+  }));
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await admin.connect();
   try {
@@ -39,11 +44,11 @@ export async function provisionServiceDatabases(adminUrl) {
     await admin.end();
   }
   return Object.fromEntries(
-    roles.map(({ schema, role, password }) => {
+    roles.map(({ name, role, password }) => {
       const url = new URL(adminUrl);
       url.username = role;
       url.password = password;
-      return [`${schema.toUpperCase()}_DATABASE_URL`, url.toString()];
+      return [databaseVariableOf(name), url.toString()];
     }),
   );
 }

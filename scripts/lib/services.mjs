@@ -17,4 +17,4 @@ if (!existsSync(compiled)) {
 /** @type {typeof import('../../libs/contracts/src/services.js')} */
 const services = await import(compiled.href);
 
-export const { VAULT_SERVICES, SERVICE_NAMES, DISTRIBUTED_APPS } = services;
+export const { VAULT_SERVICES, SERVICE_NAMES, DISTRIBUTED_APPS, databaseVariableOf } = services;

@@ -8,6 +8,6 @@ const { loadProcessConfig, migrateService, run, startService } = await import('@
 // `main.js migrate` applies the migrations and exits (a deploy job); otherwise the service serves.
 run(() => {
   const config = loadProcessConfig('audit-svc', process.argv[2]);
-  if (process.argv[2] === 'migrate') return migrateService(config, 'audit', { schema: 'audit', folder: AUDIT_MIGRATIONS });
+  if (process.argv[2] === 'migrate') return migrateService(config, 'audit', AUDIT_MIGRATIONS);
   return startService(config, 'audit', AuditModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS }));
 });

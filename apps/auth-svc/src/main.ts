@@ -9,7 +9,7 @@ const { authOptions, databaseUrlFor, loadProcessConfig, migrateService, run, sta
 // removes the owner's every second factor (the operator's way back in); otherwise the service serves.
 run(async () => {
   const config = loadProcessConfig('auth-svc', process.argv[2]);
-  if (process.argv[2] === 'migrate') return migrateService(config, 'auth', { schema: 'auth', folder: AUTH_MIGRATIONS });
+  if (process.argv[2] === 'migrate') return migrateService(config, 'auth', AUTH_MIGRATIONS);
   if (process.argv[2] === 'reset-second-factor') {
     if (!process.argv.includes('--yes')) {
       process.stderr.write('reset-second-factor removes every second factor and recovery code of the owner: run it with --yes.\n');

@@ -15,7 +15,7 @@ const REWRAPPED = {
 // `main.js rotate-master-key` re-wraps the data key (docs/deploy.md); otherwise the service serves.
 run(async () => {
   const config = loadProcessConfig('journal-svc', process.argv[2]);
-  if (process.argv[2] === 'migrate') return migrateService(config, 'journal', { schema: 'journal', folder: JOURNAL_MIGRATIONS });
+  if (process.argv[2] === 'migrate') return migrateService(config, 'journal', JOURNAL_MIGRATIONS);
   const masterKey = parseMasterKey(requireMasterKey(config));
   if (process.argv[2] === 'rotate-master-key') {
     const next = parseMasterKey(requireNewMasterKey(config));

@@ -10,6 +10,6 @@ const { MEDIA_MIGRATIONS, MediaModule } = await import('@vault/media');
 // `main.js migrate` applies the migrations and exits (a deploy job, no bucket needed).
 run(() => {
   const config = loadProcessConfig('media-svc', process.argv[2]);
-  if (process.argv[2] === 'migrate') return migrateService(config, 'media', { schema: 'media', folder: MEDIA_MIGRATIONS });
+  if (process.argv[2] === 'migrate') return migrateService(config, 'media', MEDIA_MIGRATIONS);
   return startService(config, 'media', MediaModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS, store: requireS3(config) }));
 });

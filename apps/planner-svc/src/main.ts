@@ -8,6 +8,6 @@ const { PLANNER_MIGRATIONS, PlannerModule } = await import('@vault/planner');
 // `main.js migrate` applies the migrations and exits (a deploy job); otherwise the service serves.
 run(() => {
   const config = loadProcessConfig('planner-svc', process.argv[2]);
-  if (process.argv[2] === 'migrate') return migrateService(config, 'planner', { schema: 'planner', folder: PLANNER_MIGRATIONS });
+  if (process.argv[2] === 'migrate') return migrateService(config, 'planner', PLANNER_MIGRATIONS);
   return startService(config, 'planner', PlannerModule.forRoot({ migrate: !config.VAULT_SKIP_MIGRATIONS }));
 });

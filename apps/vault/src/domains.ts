@@ -28,11 +28,5 @@ export function embeddedMasterKey(config: VaultConfig): Buffer | { file: string 
 
 /** Every service's schema and migrations: what importing a PGlite data folder (a vault before ADR 0009) rebuilds. */
 export function serviceMigrations(): ServiceMigrations[] {
-  return [
-    { schema: 'auth', folder: AUTH_MIGRATIONS },
-    { schema: 'planner', folder: PLANNER_MIGRATIONS },
-    { schema: 'journal', folder: JOURNAL_MIGRATIONS },
-    { schema: 'media', folder: MEDIA_MIGRATIONS },
-    { schema: 'audit', folder: AUDIT_MIGRATIONS },
-  ];
+  return [AUTH_MIGRATIONS, PLANNER_MIGRATIONS, JOURNAL_MIGRATIONS, MEDIA_MIGRATIONS, AUDIT_MIGRATIONS];
 }

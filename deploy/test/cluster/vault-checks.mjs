@@ -26,7 +26,7 @@ import { describeLags, watchEndpointLag } from './endpoint-lag.mjs';
 import { forgetTargets, GatewayClient, steadyLoad, summarize } from './gateway-client.mjs';
 import { restrictedNamespace } from './api-checks.mjs';
 import { WORK } from './cluster.mjs';
-import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES } from '../../../scripts/lib/services.mjs';
+import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES, databaseVariableOf } from '../../../scripts/lib/services.mjs';
 
 const NS = 'vault';
 const RELEASE = 'vault';
@@ -101,7 +101,7 @@ async function storesSecret({ stores, kubectl, password }) {
     REDIS_URL: urls.redis,
     S3_ACCESS_KEY_ID: stores.s3Credentials.accessKey,
     S3_SECRET_ACCESS_KEY: stores.s3Credentials.secretKey,
-    ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_DATABASE_URL`, urls.database(s)])),
+    ...Object.fromEntries(SERVICES.map((s) => [databaseVariableOf(s), urls.database(s)])),
     // For the failing migration (check 3): a database that does not exist.
     BROKEN_DATABASE_URL: urls.database('planner').replace(/\/vault_k8s_planner$/, '/vault_k8s_missing'),
   };

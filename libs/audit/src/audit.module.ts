@@ -12,7 +12,7 @@ export class AuditModule {
   static forRoot(options: { migrate: boolean }): DynamicModule {
     return {
       module: AuditModule,
-      imports: [ServiceDatabaseModule.forService({ token: AUDIT_DB, schema: 'audit', migrationsFolder: AUDIT_MIGRATIONS, migrate: options.migrate })],
+      imports: [ServiceDatabaseModule.forService({ token: AUDIT_DB, migrations: AUDIT_MIGRATIONS, migrate: options.migrate })],
       controllers: [AccessLogHandlers, AuditEraseHandlers, AuditArchiveHandlers],
       providers: [AccessLogRepository],
     };

@@ -26,7 +26,7 @@ describe('the access log on its own database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
-    await applyMigrations(connection, { schema: 'audit', folder: AUDIT_MIGRATIONS });
+    await applyMigrations(connection, AUDIT_MIGRATIONS);
     log = new AccessLogRepository(drizzleFor(connection));
     handlers = new AccessLogHandlers(log);
   });

@@ -29,8 +29,7 @@ export class AuthModule {
       imports: [
         ServiceDatabaseModule.forService({
           token: AUTH_DB,
-          schema: 'auth',
-          migrationsFolder: AUTH_MIGRATIONS,
+          migrations: AUTH_MIGRATIONS,
           migrate: options.migrate,
         }),
       ],

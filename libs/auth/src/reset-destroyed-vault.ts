@@ -8,7 +8,7 @@ import { readVaultState, writeVaultState } from './vault-state/vault-state.repos
  * the next start begins an empty vault (with a new owner password).
  */
 export async function resetDestroyedVault(connection: Connection): Promise<'reset' | 'not-destroyed'> {
-  await applyMigrations(connection, { schema: 'auth', folder: AUTH_MIGRATIONS });
+  await applyMigrations(connection, AUTH_MIGRATIONS);
   const db = drizzleFor(connection);
   if (!(await readVaultState(db)).destroyed) return 'not-destroyed';
   await writeVaultState(db, { destroyed: false, globalAccess: false });

@@ -11,7 +11,7 @@ import { clearSecondFactorData } from './second-factor/second-factor.repository.
  * many factors there were.
  */
 export async function resetSecondFactor(connection: Connection): Promise<number> {
-  await applyMigrations(connection, { schema: 'auth', folder: AUTH_MIGRATIONS });
+  await applyMigrations(connection, AUTH_MIGRATIONS);
   const db = drizzleFor(connection);
   return db.transaction(async (tx) => {
     const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(secondFactors);

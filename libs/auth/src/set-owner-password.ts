@@ -8,6 +8,6 @@ import { passwordProblem } from './owner/password-policy.js';
 export async function setOwnerPassword(connection: Connection, password: string, context: string[] = []): Promise<void> {
   const problem = await passwordProblem(password, context);
   if (problem) throw new Error(`The password ${problem}.`);
-  await applyMigrations(connection, { schema: 'auth', folder: AUTH_MIGRATIONS });
+  await applyMigrations(connection, AUTH_MIGRATIONS);
   await saveOwnerHash(drizzleFor(connection), await hashPassword(password));
 }

@@ -21,7 +21,7 @@ describe('auth-svc on its own database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 10 });
-    await applyMigrations(connection, { schema: 'auth', folder: AUTH_MIGRATIONS });
+    await applyMigrations(connection, AUTH_MIGRATIONS);
   });
 
   afterAll(async () => {

@@ -23,7 +23,7 @@ describe('second factors on their own database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 10 });
-    await applyMigrations(connection, { schema: 'auth', folder: AUTH_MIGRATIONS });
+    await applyMigrations(connection, AUTH_MIGRATIONS);
     await db.query("insert into auth.owner_credential (password_hash) values ('$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA')");
     // The credential service is only asked for the password, which these specs do not use.
     service = new SecondFactorService(new SecondFactorRepository(drizzleFor(connection)), undefined as unknown as OwnerCredentialService);

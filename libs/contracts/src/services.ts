@@ -23,6 +23,12 @@ export const VAULT_SERVICES = [
 export type VaultService = (typeof VAULT_SERVICES)[number];
 export type ServiceName = VaultService['name'];
 
+/** The variable of a service's own database URL in distributed mode: `PLANNER_DATABASE_URL` (else `DATABASE_URL`). */
+export type DatabaseVariable = `${Uppercase<ServiceName>}_DATABASE_URL`;
+export function databaseVariableOf(service: ServiceName): DatabaseVariable {
+  return `${service.toUpperCase()}_DATABASE_URL` as DatabaseVariable;
+}
+
 /** The five domain names, in the list's order. */
 export const SERVICE_NAMES: readonly ServiceName[] = VAULT_SERVICES.map((service) => service.name);
 

@@ -1,4 +1,4 @@
-import type { ServiceName } from '@vault/contracts';
+import { databaseVariableOf, type ServiceName } from '@vault/contracts';
 import { presentVar } from '@vault/platform';
 
 export type { ServiceName };
@@ -14,8 +14,8 @@ export interface Requirement {
 
 export const requirements = {
   database: (service: ServiceName): Requirement => ({
-    anyOf: [`${service.toUpperCase()}_DATABASE_URL`, 'DATABASE_URL'],
-    problem: `${service.toUpperCase()}_DATABASE_URL or DATABASE_URL: required in distributed mode`,
+    anyOf: [databaseVariableOf(service), 'DATABASE_URL'],
+    problem: `${databaseVariableOf(service)} or DATABASE_URL: required in distributed mode`,
   }),
   redis: { anyOf: ['REDIS_URL'], problem: 'REDIS_URL: required by the gateway in distributed mode' },
   masterKey: { anyOf: ['VAULT_MASTER_KEY'], problem: 'VAULT_MASTER_KEY: required by journal-svc in distributed mode (openssl rand -base64 32)' },

@@ -2,6 +2,7 @@ import { ALLOWED_HOST_PATTERN, DEFAULT_ALLOWED_HOSTS } from '@vault/gateway';
 import { DEFAULT_DATA_DIR } from '@vault/persistence';
 import { ConfigError, LogLevel, RunMode, intVar, optionalVar, readConfig } from '@vault/platform';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES, databaseVariableOf, type DatabaseVariable } from '@vault/contracts';
 import { requirements, type ServiceName } from './process-requirements.js';
 import { z } from 'zod';
 
@@ -23,6 +24,13 @@ const hostList = list
   .pipe(z.array(z.string().regex(ALLOWED_HOST_PATTERN, 'must be a host name, *.domain, an IPv4 address or [IPv6 address], with an optional :port')))
   .transform((hosts) => (hosts.length > 0 ? hosts.map((host) => host.toLowerCase()) : [...DEFAULT_ALLOWED_HOSTS]));
 
+const databaseUrl = optionalVar(z.url({ error: 'must be a postgres:// URL' }));
+/** Each service's own database URL (`PLANNER_DATABASE_URL`...), one per service of the list. */
+const serviceDatabaseUrls = Object.fromEntries(SERVICE_NAMES.map((service) => [databaseVariableOf(service), databaseUrl])) as Record<
+  DatabaseVariable,
+  typeof databaseUrl
+>;
+
 /** Every variable the vault reads, validated once at start. */
 export const VaultEnvironment = z.object({
   VAULT_MODE: RunMode.default('embedded'),
@@ -31,12 +39,8 @@ export const VaultEnvironment = z.object({
   HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: LogLevel.default('info'),
   VAULT_DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
-  DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
-  AUTH_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
-  PLANNER_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
-  JOURNAL_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
-  AUDIT_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
-  MEDIA_DATABASE_URL: optionalVar(z.url({ error: 'must be a postgres:// URL' })),
+  DATABASE_URL: databaseUrl,
+  ...serviceDatabaseUrls,
   /**
    * The most connections a service replica opens to its database (distributed
    * mode). Every replica of every service, and the ones a rolling upgrade adds,
@@ -102,14 +106,7 @@ export type { ServiceName } from './process-requirements.js';
 
 /** A service's own database URL wins over the shared one (one database per service in production). */
 export function databaseUrlFor(config: VaultConfig, service: ServiceName): string {
-  const own = {
-    auth: config.AUTH_DATABASE_URL,
-    planner: config.PLANNER_DATABASE_URL,
-    journal: config.JOURNAL_DATABASE_URL,
-    audit: config.AUDIT_DATABASE_URL,
-    media: config.MEDIA_DATABASE_URL,
-  }[service];
-  const url = own ?? config.DATABASE_URL;
+  const url = config[databaseVariableOf(service)] ?? config.DATABASE_URL;
   if (!url) throw new ConfigError([requirements.database(service).problem]);
   return url;
 }

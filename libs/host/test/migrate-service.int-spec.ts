@@ -9,17 +9,19 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ServiceMigrations } from '@vault/persistence';
 import { loadVaultConfig, migrateService, type ServiceName } from '../src/index.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const FOLDERS: Record<ServiceName, string> = {
+const MIGRATIONS: Record<ServiceName, ServiceMigrations> = {
   auth: AUTH_MIGRATIONS,
   planner: PLANNER_MIGRATIONS,
   journal: JOURNAL_MIGRATIONS,
   media: MEDIA_MIGRATIONS,
   audit: AUDIT_MIGRATIONS,
 };
-const expectedCount = (service: ServiceName) => JSON.parse(readFileSync(join(FOLDERS[service], 'meta/_journal.json'), 'utf8')).entries.length as number;
+const expectedCount = (service: ServiceName) =>
+  JSON.parse(readFileSync(join(MIGRATIONS[service].folder, 'meta/_journal.json'), 'utf8')).entries.length as number;
 
 /** What the Helm hook Job runs before a release serves: `node dist/main.js migrate` per service. */
 describe('migrate mode (the deploy job)', () => {
@@ -37,8 +39,8 @@ describe('migrate mode (the deploy job)', () => {
 
   it('applies every service migration once, even when two jobs run at the same time', async () => {
     const config = loadVaultConfig({ VAULT_MODE: 'distributed', DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
-    const services = Object.keys(FOLDERS) as ServiceName[];
-    const runAll = () => Promise.all(services.map((s) => migrateService(config, s, { schema: s, folder: FOLDERS[s] })));
+    const services = Object.keys(MIGRATIONS) as ServiceName[];
+    const runAll = () => Promise.all(services.map((s) => migrateService(config, s, MIGRATIONS[s])));
     await Promise.all([runAll(), runAll()]);
     for (const service of services) expect(await applied(service)).toBe(expectedCount(service));
     // Again, as an upgrade with nothing new does: no error, nothing applied twice.

@@ -24,7 +24,7 @@ export class JournalModule {
   static forRoot(options: JournalOptions): DynamicModule {
     return {
       module: JournalModule,
-      imports: [ServiceDatabaseModule.forService({ token: JOURNAL_DB, schema: 'journal', migrationsFolder: JOURNAL_MIGRATIONS, migrate: options.migrate })],
+      imports: [ServiceDatabaseModule.forService({ token: JOURNAL_DB, migrations: JOURNAL_MIGRATIONS, migrate: options.migrate })],
       controllers: [JournalHandlers, JournalEraseHandlers, JournalArchiveHandlers],
       providers: [
         { provide: MASTER_KEY, useValue: Buffer.isBuffer(options.masterKey) ? fixedMasterKey(options.masterKey) : masterKeyFile(options.masterKey.file) },

@@ -40,7 +40,7 @@ describe('journal export and restore across two vaults', () => {
     for (let i = 0; i < 2; i++) {
       const db = await createTestDatabase();
       const connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
-      await applyMigrations(connection, { schema: 'journal', folder: JOURNAL_MIGRATIONS });
+      await applyMigrations(connection, JOURNAL_MIGRATIONS);
       const database = drizzleFor(connection);
       vaults.push({ db, connection, handlers: new JournalArchiveHandlers(database, new DataKeyService(database, fixedMasterKey(randomBytes(32)))) });
     }

@@ -31,7 +31,7 @@ describe('journal entries on their own database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
-    await applyMigrations(connection, { schema: 'journal', folder: JOURNAL_MIGRATIONS });
+    await applyMigrations(connection, JOURNAL_MIGRATIONS);
     handlers = handlersWith(masterKey);
   });
 

@@ -23,7 +23,7 @@ describe('master key rotation', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
-    await applyMigrations(connection, { schema: 'journal', folder: JOURNAL_MIGRATIONS });
+    await applyMigrations(connection, JOURNAL_MIGRATIONS);
   });
 
   afterAll(async () => {

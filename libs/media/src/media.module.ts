@@ -43,7 +43,7 @@ export class MediaModule {
     const fileUploads: Provider[] = file ? [{ provide: FileObjectStore, useExisting: OBJECT_STORE }, RawUploadBodies] : [];
     return {
       module: MediaModule,
-      imports: [ServiceDatabaseModule.forService({ token: MEDIA_DB, schema: 'media', migrationsFolder: MEDIA_MIGRATIONS, migrate: options.migrate })],
+      imports: [ServiceDatabaseModule.forService({ token: MEDIA_DB, migrations: MEDIA_MIGRATIONS, migrate: options.migrate })],
       controllers: [UploadsHandlers, PhotosHandlers, MediaEraseHandlers, MediaArchiveHandlers, ...(file ? [FileUploadController] : [])],
       providers: [
         { provide: MEDIA_OPTIONS, useValue: options },

@@ -18,7 +18,7 @@ describe('the photos table on its own database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
-    await applyMigrations(connection, { schema: 'media', folder: MEDIA_MIGRATIONS });
+    await applyMigrations(connection, MEDIA_MIGRATIONS);
     photos = new PhotosRepository(drizzleFor(connection));
   });
 

@@ -3,7 +3,7 @@ import { OBSERVABILITY, contextLogger, type Observability, type ReadinessCheck }
 import { openConnection, type Connection, type ConnectionOptions } from './connection.js';
 import { drizzleFor } from './database.js';
 import { durabilityProblems } from './durability-check.js';
-import { applyMigrations } from './migrations.js';
+import { applyMigrations, type ServiceMigrations } from './migrations.js';
 import { measurePool } from './pool-metrics.js';
 
 export const CONNECTION = Symbol('CONNECTION');
@@ -13,8 +13,7 @@ export interface ServiceDatabaseOptions {
   /** The token the service's repositories inject. */
   token: symbol;
   /** The schema the service owns and the folder of its migrations. */
-  schema: string;
-  migrationsFolder: string;
+  migrations: ServiceMigrations;
   /** False when a deploy job has already applied them (`VAULT_SKIP_MIGRATIONS`). */
   migrate?: boolean;
 }
@@ -74,7 +73,7 @@ export class ServiceDatabaseModule {
           provide: options.token,
           useFactory: async (connection: Connection) => {
             if (options.migrate !== false) {
-              await applyMigrations(connection, { schema: options.schema, folder: options.migrationsFolder });
+              await applyMigrations(connection, options.migrations);
             }
             return drizzleFor(connection);
           },

@@ -30,8 +30,7 @@ export class PlannerModule {
       imports: [
         ServiceDatabaseModule.forService({
           token: PLANNER_DB,
-          schema: 'planner',
-          migrationsFolder: PLANNER_MIGRATIONS,
+          migrations: PLANNER_MIGRATIONS,
           migrate: options.migrate,
         }),
       ],

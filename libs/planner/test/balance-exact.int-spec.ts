@@ -69,7 +69,7 @@ function mulberry32(seed: number) {
 /** The migrations folder as it was up to (and with) `tag`, to build a database of an older version. */
 function migrationsUpTo(tag: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'vault-planner-migrations-'));
-  cpSync(PLANNER_MIGRATIONS, dir, { recursive: true });
+  cpSync(PLANNER_MIGRATIONS.folder, dir, { recursive: true });
   const journalPath = join(dir, 'meta', '_journal.json');
   const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ idx: number; tag: string }> };
   const last = journal.entries.findIndex((entry) => entry.tag === tag);
@@ -93,7 +93,7 @@ for (const backend of [postgres, pglite]) {
 
     beforeAll(async () => {
       store = await backend.open();
-      await applyMigrations(store.connection, { schema: 'planner', folder: PLANNER_MIGRATIONS });
+      await applyMigrations(store.connection, PLANNER_MIGRATIONS);
       handlers = new BalanceHandlers(new BalanceRepository(drizzleFor(store.connection)));
     });
 
@@ -185,7 +185,7 @@ for (const backend of [postgres, pglite]) {
         try {
           await applyMigrations(store.connection, { schema: 'planner', folder: older });
           await store.query(`update planner.balance set amount = '${old}'`);
-          await applyMigrations(store.connection, { schema: 'planner', folder: PLANNER_MIGRATIONS });
+          await applyMigrations(store.connection, PLANNER_MIGRATIONS);
           const [row] = await store.query('select amount::text as amount from planner.balance');
           expect(row.amount).toBe(converted);
           const repository = new BalanceRepository(drizzleFor(store.connection));

@@ -22,7 +22,7 @@ describe('targets on their own database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
-    await applyMigrations(connection, { schema: 'planner', folder: PLANNER_MIGRATIONS });
+    await applyMigrations(connection, PLANNER_MIGRATIONS);
     handlers = new TargetsHandlers(new TargetsRepository(drizzleFor(connection)));
   });
 

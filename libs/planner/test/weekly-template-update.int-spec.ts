@@ -30,7 +30,7 @@ describe('updating a weekly template', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 4 });
-    await applyMigrations(connection, { schema: 'planner', folder: PLANNER_MIGRATIONS });
+    await applyMigrations(connection, PLANNER_MIGRATIONS);
     const orm = drizzleFor(connection);
     handlers = new ScheduleHandlers(new WeeklyTemplatesRepository(orm), new ScheduleRepository(orm));
   });
