@@ -83,6 +83,9 @@ export const StartTotpEnrolment = defineRpc({
   pattern: 'auth.factors.totp.start',
   request: StartTotpRequest.extend({ accountName: z.string().max(200) }),
   response: TotpEnrolment,
+  // Drawing the QR code (and loading its library, at the first enrolment) is CPU work: over the
+  // usual 1.5 s on a busy or small machine (3.4 s seen with the suite's workers beside it).
+  timeoutMs: 10_000,
 });
 
 export const ConfirmTotpEnrolment = defineRpc({
