@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { ApiClient } from '@vault/testing';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childrenOf } from '../../persistence/test/strace.js';
 import { type RunningVault, releaseParents, startVault } from './killed-vault.js';
 import { OWNER } from './stack.js';
 
@@ -112,20 +113,6 @@ function killTogether(vault: RunningVault, pgdata: string, kill: Kill): number {
     }
   }
   return postmaster;
-}
-
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((child) => {
-      try {
-        const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    });
 }
 
 function stateOf(pid: number): 'alive' | 'a zombie' | 'gone' {

@@ -2,7 +2,7 @@ import { MessagePattern } from '@nestjs/microservices';
 import { describeIssues, type RpcContract, type RpcEnvelope, type RpcReply, type RpcRequest, type RpcResponse } from '@vault/contracts';
 import { contextLogger, isOutage, requestContext } from '@vault/platform';
 import { errorWithCauses } from './error-with-causes.js';
-import { RpcFailure, serviceOf } from './rpc-failure.js';
+import { RpcFailure } from './rpc-failure.js';
 
 const logger = contextLogger('Handles');
 
@@ -40,7 +40,7 @@ export function Handles<C extends RpcContract>(contract: C) {
           // Its database (or another server it needs) unreachable or out of connections: a dependency's fault, answered 503 as the gateway answers a service that is away.
           if (isOutage(error)) {
             logger.warn(`${contract.pattern}: a dependency is unavailable: ${errorWithCauses(error)}`);
-            return { ok: false, error: RpcFailure.unavailable(`The ${serviceOf(contract.pattern)} service is unavailable. Try again shortly.`).toBody() };
+            return { ok: false, error: RpcFailure.serviceUnavailable(contract.pattern).toBody() };
           }
           // The details stay in this service's log; the caller learns only which service failed.
           logger.error(`${contract.pattern} failed: ${errorWithCauses(error)}`);

@@ -69,7 +69,7 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
         throw RpcFailure.failedIn(contract.pattern);
       }
       this.logger.warn(`${contract.pattern}: no answer (${(error as Error)?.message ?? error})`);
-      throw RpcFailure.unavailable(`The ${serviceOf(contract.pattern)} service is unavailable. Try again shortly.`);
+      throw RpcFailure.serviceUnavailable(contract.pattern);
     }
     if (!reply.ok) {
       if (reply.error.status >= 500 && reply.error.status !== 503) this.logger.error(`${contract.pattern}: ${reply.error.status} ${reply.error.message}`);

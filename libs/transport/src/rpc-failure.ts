@@ -29,6 +29,10 @@ export class RpcFailure extends Error {
   static unavailable(message: string) {
     return new RpcFailure(503, message);
   }
+  /** The service of a pattern cannot do the work now: no answer in time, or what it depends on is unavailable. */
+  static serviceUnavailable(pattern: string) {
+    return new RpcFailure(503, `The ${serviceOf(pattern)} service is unavailable. Try again shortly.`);
+  }
   /** A handler's own unexpected exception: the service answered, but could not do the work. */
   static failedIn(pattern: string) {
     return new RpcFailure(500, `The ${serviceOf(pattern)} service failed on this request.`);
