@@ -159,13 +159,17 @@ async function runTier(tier, quiet) {
 
 // The quick tiers (lint, typecheck, deploy, unit) side by side: each is mostly one busy core
 // (tsc alone takes half a minute), so two cores finish them in about the time of the longest.
-// The heavy tiers then run one after the other, each using both cores itself.
 const quick = selected.filter((tier) => tier.quick);
 const results = await Promise.all(quick.map((tier) => runTier(tier, quick.length > 1)));
-for (const tier of selected.filter((t) => !t.quick)) {
-  process.stdout.write(`\n=== ${tier.name} ===\n`);
-  results.push(await runTier(tier, false));
-}
+// Then the heavy tiers, side by side as well: neither fills two cores (their processes wait on
+// servers, outages, lock expiries and the browser), so together they finish well before one
+// after the other would. The first one's output goes to the terminal as it comes, the other's
+// in one piece when it ends. Their servers never meet: the integration specs take ports from
+// the system (0), the end-to-end vaults fixed ones (apps/e2e/support/modes.ts), and under
+// testcontainers the integration tier has a network namespace of its own.
+const heavy = selected.filter((tier) => !tier.quick);
+if (heavy.length > 0) process.stdout.write(`\n=== ${heavy[0].name} ===\n`);
+results.push(...(await Promise.all(heavy.map((tier, index) => runTier(tier, index > 0)))));
 
 process.stdout.write('\n=== summary ===\n');
 for (const r of results) {
