@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VAULT_SERVICES } from '@vault/contracts';
 import { applyMigrations, openConnection, type Connection, type ServiceMigrations } from '../src/index.js';
-import { assertBuilt, startChild } from './children.js';
+import { assertBuilt, startChild, waitForOutput } from './children.js';
 
 /**
  * Issue 14: a vault made before ADR 0009 kept its rows in PGlite files
@@ -210,14 +210,17 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
   it('killed at any moment of the import, leaves pg as it was, and the next start imports it all', async () => {
     assertBuilt();
     const outcomes: string[] = [];
-    for (const offsetMs of [150, 600, 1100, 1600, 2100, 2600, 3200]) {
+    // Timed from the moment the import begins (the child's first step), not from the child's start,
+    // which a loaded machine delays by seconds: the kills then land inside the import on any machine.
+    for (const offsetMs of [0, 150, 350, 600, 900, 1300, 2000]) {
       const dataDir = join(work, `killed-${offsetMs}`);
       cpSync(template, dataDir, { recursive: true });
       const child = startChild([dataDir, 'import', JSON.stringify(SERVICES)]);
+      await waitForOutput(child, /^log: Importing the PGlite database/m);
       await new Promise((resolve) => setTimeout(resolve, offsetMs));
       child.process.kill('SIGKILL');
       await child.exited;
-      const finished = /ready/.test(child.output());
+      const finished = /^ready$/m.test(child.output());
       const stage = existsSync(join(dataDir, 'pg'))
         ? partials(dataDir).length > 0
           ? 'partial'
