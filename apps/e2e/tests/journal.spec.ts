@@ -29,9 +29,10 @@ test.describe('journal', () => {
     const logs = panel(page, 'INTELLIGENCE LOGS');
     const item = logs.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Operation Dawn', exact: true }) });
     await expect(item).toHaveCount(1);
-    const content = item.locator('p.whitespace-pre-wrap');
+    // Markdown with every line break kept: the two lines on two lines.
+    const content = item.locator('.entry-markdown');
     await expect(content).toHaveText('line one\nline two', { useInnerText: true });
-    expect(await content.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre-wrap');
+    await expect(content.locator('br')).toHaveCount(1);
     await expect(item).not.toContainText('(Updated:');
     await snapshot('journal-entry');
 
@@ -49,7 +50,7 @@ test.describe('journal', () => {
     await editor.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toasts(page)).toContainText('Entry Updated');
     await expect(toasts(page)).toContainText('Intelligence log updated successfully');
-    await expect(item.locator('p.whitespace-pre-wrap')).toHaveText('line one\nline two\nline three', { useInnerText: true });
+    await expect(item.locator('.entry-markdown')).toHaveText('line one\nline two\nline three', { useInnerText: true });
     await expect(item).toContainText('(Updated:');
 
     await page.setViewportSize({ width: 375, height: 812 });

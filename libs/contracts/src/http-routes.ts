@@ -173,6 +173,10 @@ export const HTTP_ROUTES = {
   journal: route('GET', '/api/journal', { rpc: 'ListJournal' }).answers(),
   // The dashboard's count, without downloading every entry.
   journalCount: route('GET', '/api/journal/count', { rpc: 'CountJournal' }).answers(),
+  // Words and "phrases" in the body (never in a URL, where logs and histories keep it), the list's answer.
+  searchJournal: route('POST', '/api/journal/search', { rpc: 'SearchJournal', status: 200 }).answers(),
+  // Entries written on this month and day in earlier years: `?date=YYYY-MM-DD&timeZone=Area/City`, the owner's.
+  journalOnThisDay: route('GET', '/api/journal/on-this-day', { rpc: 'OnThisDay' }).answers(),
   createJournalEntry: route('POST', '/api/journal', { rpc: 'CreateJournalEntry' }).answers(),
   updateJournalEntry: route('PATCH', '/api/journal/:id', { rpc: 'UpdateJournalEntry' }).answers(),
   deleteJournalEntry: route('DELETE', '/api/journal/:id', { rpc: 'DeleteJournalEntry' }).answers(),

@@ -11,6 +11,7 @@ export * from './missions.contracts.js';
 export * from './studies.contracts.js';
 export * from './balance.contracts.js';
 export * from './journal.contracts.js';
+export * from './journal-search.js';
 export * from './media.contracts.js';
 export * from './audit.contracts.js';
 export * from './vault.contracts.js';

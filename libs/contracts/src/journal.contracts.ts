@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Empty, EntityId, IsoTimestamp, TITLE_MAX, optionalText } from './fields.js';
+import { SEARCH_QUERY_MAX, SEARCH_TERMS_MAX, searchTerms } from './journal-search.js';
+import { IsoDate } from './planner-fields.js';
 import { defineRpc } from './rpc.js';
 
 /** Long enough for any diary entry; a larger body is refused with a clear 400. */
@@ -52,6 +54,66 @@ export const CountJournal = defineRpc({
   response: z.object({ count: z.number() }),
 });
 export type JournalCount = z.infer<typeof CountJournal.response>;
+
+/** What search is asked for: words and "phrases" (journal-search.ts), in the body, never in a URL. */
+const SearchQuery = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .max(SEARCH_QUERY_MAX, `must be at most ${SEARCH_QUERY_MAX} characters`)
+  .refine((query) => searchTerms(query).length > 0, 'must contain a word to look for')
+  .refine((query) => searchTerms(query).length <= SEARCH_TERMS_MAX, `must contain at most ${SEARCH_TERMS_MAX} words and phrases`);
+
+/** A page of a JSON body's list: a whole number, bounded like the list's query string. */
+const BodyPageNumber = (min: number, max: number) =>
+  z.number({ error: 'must be a number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`).optional();
+
+/**
+ * The entries holding every word and phrase of the query, in their title or
+ * content, newest first, as the list answers them; `limit` and `offset` read
+ * one page. The text never leaves journal-svc's memory for it (search/).
+ */
+export const SearchJournal = defineRpc({
+  pattern: 'journal.entries.search',
+  request: z.object({ query: SearchQuery, limit: BodyPageNumber(1, JOURNAL_PAGE_MAX), offset: BodyPageNumber(0, 1_000_000) }),
+  response: z.array(JournalEntry),
+});
+
+/** An IANA time zone name the runtime knows (`Europe/Paris`, `UTC`): the owner's, for "on this day". */
+const TimeZoneName = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .max(64, 'must be at most 64 characters')
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return /^[A-Za-z0-9_+\-/]+$/.test(zone);
+    } catch {
+      return false;
+    }
+  }, 'must be a time zone name such as Europe/Paris');
+
+/** One entry written on this day in an earlier year: what the look back shows of it. */
+export const OnThisDayEntry = z.object({
+  id: z.string(),
+  title: z.string().optional(),
+  /** The first line of its content with text on it, at most ON_THIS_DAY_LINE_MAX characters. */
+  firstLine: z.string(),
+  /** The year it was written, in the owner's time zone. */
+  year: z.number(),
+  createdAt: IsoTimestamp,
+});
+export type OnThisDayEntry = z.infer<typeof OnThisDayEntry>;
+export const ON_THIS_DAY_LINE_MAX = 160;
+export const ON_THIS_DAY_MAX = 20;
+
+/**
+ * "On this day": the entries written on `date`'s month and day in earlier
+ * years, in the owner's time zone (on 28 February of a year without a 29th,
+ * the 29th's too), newest first.
+ */
+export const OnThisDay = defineRpc({
+  pattern: 'journal.entries.on-this-day',
+  request: z.object({ date: IsoDate, timeZone: TimeZoneName }),
+  response: z.array(OnThisDayEntry),
+});
 
 export const CreateJournalEntry = defineRpc({
   pattern: 'journal.entries.create',

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OWNER } from './stack.js';
+import { OWNER_ENV } from './stack.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -66,10 +66,7 @@ export async function startVault(dataDir: string, options: { nonReapingParent?: 
       LOG_LEVEL: 'warn',
       VAULT_DATA_DIR: dataDir,
       VAULT_WEB_DIST: join(dataDir, 'no-web-app'),
-      VAULT_TRUSTED_PROXIES: '127.0.0.1',
-      VAULT_OWNER_NAME: OWNER.name,
-      VAULT_OWNER_USERNAME: OWNER.username,
-      VAULT_OWNER_PASSWORD: OWNER.password,
+      ...OWNER_ENV,
     },
   });
   let stderr = '';

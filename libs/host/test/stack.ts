@@ -18,16 +18,21 @@ export const OWNER = TEST_OWNER;
 /** One master key per test process, as an operator would set VAULT_MASTER_KEY. */
 export const MASTER_KEY = randomBytes(32);
 
-const quiet = {
-  LOG_LEVEL: 'warn',
+/** The owner and the trusted proxy (the test itself, on loopback) of every vault a test starts, in process or as its own. */
+export const OWNER_ENV = {
   VAULT_TRUSTED_PROXIES: '127.0.0.1',
+  VAULT_OWNER_NAME: OWNER.name,
+  VAULT_OWNER_USERNAME: OWNER.username,
+  VAULT_OWNER_PASSWORD: OWNER.password,
+};
+
+const quiet = {
+  ...OWNER_ENV,
+  LOG_LEVEL: 'warn',
   VAULT_LOCKOUT_SECONDS: '2',
   VAULT_LOGIN_RATE_LIMIT: '12',
   HOST: '127.0.0.1',
   PORT: '0',
-  VAULT_OWNER_NAME: OWNER.name,
-  VAULT_OWNER_USERNAME: OWNER.username,
-  VAULT_OWNER_PASSWORD: OWNER.password,
 };
 
 export function urlOf(app: INestApplication): string {

@@ -7,20 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { lineOf, startApp, type AppProcess } from './app-process.js';
 import { OtlpCollector } from './otlp-collector.js';
 import { PrivateNats, freePort } from './private-nats.js';
-import { OWNER } from './stack.js';
+import { OWNER, OWNER_ENV } from './stack.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** Only this test sends it: it must not leave the vault in a span. */
 const TITLE = 'Kestrel-Lantern-Target-5150';
 const SPAN_KIND = { server: 2, client: 3 };
 
-const owner = {
-  LOG_LEVEL: 'debug',
-  VAULT_TRUSTED_PROXIES: '127.0.0.1',
-  VAULT_OWNER_NAME: OWNER.name,
-  VAULT_OWNER_USERNAME: OWNER.username,
-  VAULT_OWNER_PASSWORD: OWNER.password,
-};
+const owner = { ...OWNER_ENV, LOG_LEVEL: 'debug' };
 
 /** Signs in and creates one target; returns the request id the gateway gave that request, and what must stay private. */
 async function createTarget(url: string) {

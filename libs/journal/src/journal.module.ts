@@ -8,6 +8,8 @@ import { JOURNAL_DB, JOURNAL_MIGRATIONS } from './database.js';
 import { EntriesRepository } from './entries/entries.repository.js';
 import { JournalHandlers } from './entries/journal.handlers.js';
 import { JournalService } from './entries/journal.service.js';
+import { JournalSearchService } from './search/journal-search.service.js';
+import { SearchFeedRepository } from './search/search-feed.repository.js';
 
 export interface JournalOptions {
   migrate: boolean;
@@ -31,6 +33,8 @@ export class JournalModule {
         DataKeyService,
         EntriesRepository,
         JournalService,
+        SearchFeedRepository,
+        JournalSearchService,
       ],
     };
   }

@@ -65,4 +65,30 @@ export function describeJournalApi(baseUrl: () => string) {
     expect((await client.request('GET', '/api/journal?limit=-1')).status).toBe(400);
     expect((await client.request('GET', '/api/journal?limit=9999')).status).toBe(400);
   });
+
+  it('searches words and phrases sent in the body, answering entries as the list does, never stored by a cache', async () => {
+    const client = await signedIn();
+    const tag = `zq${Date.now().toString(36)}`;
+    const dawn = (await client.request('POST', '/api/journal', { title: `Opération ${tag}`, content: 'Le café près de la porte rouge.' })).json;
+    await client.request('POST', '/api/journal', { content: `${tag} sans titre` });
+    const search = (body: unknown) => client.request('POST', '/api/journal/search', body);
+    const byWord = await search({ query: `OPERATION ${tag}` });
+    expect([byWord.status, byWord.json]).toEqual([200, [dawn]]);
+    expect(byWord.headers.get('cache-control')).toBe('no-store');
+    expect((await search({ query: `${tag} "porte rouge"` })).json).toEqual([dawn]);
+    expect((await search({ query: `${tag} "rouge porte"` })).json).toEqual([]);
+    expect((await search({ query: tag })).json.map((entry: { id: string }) => entry.id)).toHaveLength(2);
+    expect((await search({ query: tag, limit: 1, offset: 1 })).json).toEqual([dawn]);
+    for (const [body, message] of [
+      [{}, /query: is required/],
+      [{ query: '""' }, /query: must contain a word to look for/],
+      [{ query: 'x'.repeat(201) }, /query: must be at most 200 characters/],
+      [{ query: tag, limit: 0 }, /limit: must be at least 1/],
+    ] as const) {
+      const answer = await search(body);
+      expect([answer.status, answer.text]).toEqual([400, expect.stringMatching(message)]);
+    }
+    // The query belongs in the body: a GET with it in the URL is not a route.
+    expect((await client.request('GET', `/api/journal/search?query=${tag}`)).status).toBe(404);
+  });
 }

@@ -9,6 +9,8 @@ import { JOURNAL_MIGRATIONS } from '../src/database.js';
 import { EntriesRepository } from '../src/entries/entries.repository.js';
 import { JournalHandlers } from '../src/entries/journal.handlers.js';
 import { JournalService } from '../src/entries/journal.service.js';
+import { JournalSearchService } from '../src/search/journal-search.service.js';
+import { SearchFeedRepository } from '../src/search/search-feed.repository.js';
 
 /**
  * journal-svc's entries on a fresh PostgreSQL database with journal-svc's own
@@ -25,7 +27,8 @@ describe('journal entries on their own database', () => {
   const call = <T>(handler: unknown, data: unknown) => (handler as (e: unknown) => Promise<RpcReply<T>>).call(handlers, { data, meta: {} });
   const handlersWith = (key: Buffer) => {
     const database = drizzleFor(connection);
-    return new JournalHandlers(new JournalService(new EntriesRepository(database), new DataKeyService(database, fixedMasterKey(key))));
+    const keys = new DataKeyService(database, fixedMasterKey(key));
+    return new JournalHandlers(new JournalService(new EntriesRepository(database), keys), new JournalSearchService(new SearchFeedRepository(database), keys));
   };
 
   beforeAll(async () => {
@@ -67,5 +70,33 @@ describe('journal entries on their own database', () => {
     const stranger = handlersWith(randomBytes(32));
     const reply = await (stranger.list as unknown as (e: unknown) => Promise<RpcReply>).call(stranger, { data: {}, meta: {} });
     expect(reply).toMatchObject({ ok: false, error: { status: 500 } });
+  });
+
+  it("looks back on this day in the owner's time zone: earlier years only, leap days on 28 February, newest first", async () => {
+    await db.query('delete from journal.entries');
+    const written = async (at: string, title: string, content: string) => {
+      const reply = await call<JournalEntry>(handlers.create, { title, content });
+      if (!reply.ok) throw new Error('not created');
+      await db.query('update journal.entries set created_at = $1, updated_at = $1 where id = $2', [at, reply.data.id]);
+    };
+    await written('2025-11-27T23:30:00Z', 'Late in London', '\n  First line here  \nsecond line');
+    await written('2024-11-27T10:00:00Z', 'Two years back', 'x'.repeat(300));
+    await written('2026-11-27T08:00:00Z', 'Today', 'not a look back');
+    await written('2024-02-29T12:00:00Z', 'Leap day', 'once in four years');
+    const lookBack = async (date: string, timeZone: string) => {
+      const reply = await call<Array<{ title?: string; year: number; firstLine: string }>>(handlers.onThisDay, { date, timeZone });
+      if (!reply.ok) throw new Error(`${reply.error.status} ${reply.error.message}`);
+      return reply.data.map((entry) => `${entry.year} ${entry.title}: ${entry.firstLine.slice(0, 20)}`);
+    };
+    expect(await lookBack('2026-11-27', 'Europe/London')).toEqual(['2025 Late in London: First line here', `2024 Two years back: ${'x'.repeat(20)}`]);
+    // In Paris the first one was written past midnight, on the 28th.
+    expect(await lookBack('2026-11-27', 'Europe/Paris')).toEqual([`2024 Two years back: ${'x'.repeat(20)}`]);
+    expect(await lookBack('2026-11-28', 'Europe/Paris')).toEqual(['2025 Late in London: First line here']);
+    expect(await lookBack('2027-02-28', 'UTC')).toEqual(['2024 Leap day: once in four years']);
+    expect(await lookBack('2028-02-28', 'UTC')).toEqual([]);
+    const long = await call<Array<{ firstLine: string }>>(handlers.onThisDay, { date: '2026-11-27', timeZone: 'UTC' });
+    expect(long.ok && [...long.data[1].firstLine].length).toBe(160);
+    expect(await call(handlers.onThisDay, { date: '2026-11-27', timeZone: 'Mars/Olympus_Mons' })).toMatchObject({ ok: false, error: { status: 400 } });
+    expect(await call(handlers.onThisDay, { date: '2026-02-30', timeZone: 'UTC' })).toMatchObject({ ok: false, error: { status: 400 } });
   });
 });

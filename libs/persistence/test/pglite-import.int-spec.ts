@@ -66,6 +66,7 @@ async function makePgliteVault(dataDir: string, options: { plannerUntil?: number
       contentCiphertext,
       at,
     ]);
+    await db.query('insert into journal.entry_removals (id) values (gen_random_uuid())');
     await db.query("insert into media.photos (id, object_key, content_type, size) values (gen_random_uuid(), 'photos/abc', 'image/png', 67)");
     await db.query("insert into media.uploads (object_key, expires_at, uploaded_at) values ('uploads/xyz', now() + interval '5 minutes', null)");
     await db.query("insert into media.erasure_watch values ('uploads/', now() + interval '10 minutes')");
@@ -171,7 +172,7 @@ describe('importing a PGlite vault into the embedded PostgreSQL', () => {
     } finally {
       await connection.close();
     }
-    expect(events.join('\n')).toMatch(/Imported 2\d\d rows of 23 tables and \d sequences/);
+    expect(events.join('\n')).toMatch(/Imported 2\d\d rows of 24 tables and \d sequences/);
     expect([existsSync(join(dataDir, 'pg')), existsSync(join(dataDir, 'pg.pglite-backup')), partials(dataDir)]).toEqual([false, true, []]);
     expect([readFileSync(join(dataDir, 'master.key'), 'utf8'), statSync(join(dataDir, 'master.key')).mode & 0o777]).toEqual([masterKey, 0o600]);
     // The backup is the PGlite database as it was.

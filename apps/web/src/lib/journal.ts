@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { HTTP_ROUTES, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
+import { HTTP_ROUTES, searchTerms, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
 import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
@@ -39,6 +39,44 @@ export const journalPagesQuery = infiniteQueryOptions({
 /** The entries, newest first, fetched a page at a time ("Load older entries"). */
 export function useJournalEntries() {
   return useInfiniteQuery(journalPagesQuery);
+}
+
+/**
+ * The entries holding every word and "phrase" of `query`, newest first, a
+ * page at a time. The query goes in the body (POST), never in a URL; its
+ * answers are kept only while the search is shown (gcTime 0), and under
+ * JOURNAL_KEY, so a change to the journal searches again.
+ */
+export function journalSearchQuery(query: string) {
+  return infiniteQueryOptions({
+    queryKey: [...JOURNAL_KEY, 'search', query],
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) => callApi(HTTP_ROUTES.searchJournal, { body: { query, limit: JOURNAL_PAGE_SIZE, offset: pageParam }, signal }),
+    getNextPageParam: nextJournalOffset,
+    enabled: searchTerms(query).length > 0,
+    gcTime: 0,
+  });
+}
+
+export function useJournalSearch(query: string) {
+  return useInfiniteQuery(journalSearchQuery(query));
+}
+
+/** Today's date in this browser's time zone (`YYYY-MM-DD`) and the zone's name: what "on this day" asks with. */
+export function localToday(now: Date = new Date()): { date: string; timeZone: string } {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return {
+    date: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  };
+}
+
+/** Entries written on today's month and day in earlier years (the journal's and the dashboard's look back). */
+export function useOnThisDay(today = localToday()) {
+  return useQuery({
+    queryKey: [...JOURNAL_KEY, 'on-this-day', today.date, today.timeZone],
+    queryFn: ({ signal }) => callApi(HTTP_ROUTES.journalOnThisDay, { query: today, signal }),
+  });
 }
 
 /** The number of entries (the dashboard's "Journal Entries" stat). */

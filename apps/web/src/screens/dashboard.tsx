@@ -7,6 +7,7 @@ import { IntelligenceLogCard } from '../components/dashboard/intelligence-log';
 import { StudiesCard } from '../components/dashboard/studies-card';
 import { MissionGeneratorCard } from '../components/dashboard/mission-generator';
 import { MissionLogCard } from '../components/dashboard/mission-log';
+import { OnThisDay } from '../components/on-this-day';
 
 /** The command center (spec section 2.5). */
 export default function DashboardScreen() {
@@ -17,6 +18,7 @@ export default function DashboardScreen() {
         <MissionScheduleCard />
         <TargetsCard />
         <IntelligenceLogCard />
+        <OnThisDay />
         <StudiesCard />
         <MissionGeneratorCard />
         <MissionLogCard />

@@ -141,7 +141,8 @@ describe('journal', () => {
     expect(await screen.findByRole('heading', { name: 'Op Nightfall' })).toBeTruthy();
     const content = screen.getByText(/Line one/);
     expect(content.textContent).toBe('Line one\nLine two');
-    expect(content.className).toContain('whitespace-pre-wrap');
+    // Markdown with every line break kept: a <br> where the owner pressed Enter.
+    expect(content.querySelectorAll('br')).toHaveLength(1);
     expect(screen.getByText(/\(Updated: /)).toBeTruthy();
   });
 

@@ -493,3 +493,62 @@ function deferred() {
   });
   return { handler: () => promise, release };
 }
+
+describe('search', () => {
+  it('sends the words in the body, lists the matches with the matching parts marked, and the cross shows every entry again', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vault({
+      'GET /api/journal': () => json([entry('a', { title: 'Alpha' }), entry('b', { title: 'Opération Dawn', content: 'Le café rouge' })]),
+      'POST /api/journal/search': () => json([entry('b', { title: 'Opération Dawn', content: 'Le café rouge' })]),
+    });
+    renderWithProviders(<JournalScreen />);
+    await screen.findByRole('heading', { name: 'Alpha' });
+    const field = screen.getByRole('searchbox', { name: 'Search intelligence logs' });
+    await user.type(field, 'operation CAFE{Enter}');
+    expect(await screen.findByText('1 entry matches')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Alpha' })).toBeNull();
+    expect(bodyOf(fetchMock, 'POST')).toEqual({ query: 'operation CAFE', limit: JOURNAL_PAGE_SIZE, offset: 0 });
+    const searchCall = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(String(searchCall[0])).toBe('/api/journal/search');
+    const marks = [...document.querySelectorAll('mark')].map((mark) => mark.textContent);
+    expect(marks).toEqual(['Opération', 'café']);
+
+    await user.click(screen.getByRole('button', { name: 'Clear search' }));
+    expect(await screen.findByRole('heading', { name: 'Alpha' })).toBeTruthy();
+    expect(document.querySelectorAll('mark')).toHaveLength(0);
+  });
+
+  it('says when nothing matches, and cannot search for nothing', async () => {
+    const user = userEvent.setup();
+    vault({ 'POST /api/journal/search': () => json([]) });
+    renderWithProviders(<JournalScreen />);
+    const field = await screen.findByRole('searchbox', { name: 'Search intelligence logs' });
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.type(field, '"unheard of"{Enter}');
+    expect(await screen.findByText('No intelligence logs match your search')).toBeTruthy();
+  });
+});
+
+describe('on this day', () => {
+  it("asks with this browser's date and time zone, and shows each earlier year's entry", async () => {
+    const fetchMock = vault({
+      'GET /api/journal/on-this-day': () =>
+        json([{ id: 'y1', title: 'Harbour stakeout', firstLine: 'Cold night, no sign of them.', year: 2024, createdAt: '2024-03-01T21:00:00Z' }]),
+    });
+    renderWithProviders(<JournalScreen />);
+    const list = await screen.findByRole('list', { name: 'Written on this day in earlier years' });
+    expect(within(list).getByText('2024')).toBeTruthy();
+    expect(within(list).getByText('Harbour stakeout')).toBeTruthy();
+    expect(within(list).getByText('Cold night, no sign of them.')).toBeTruthy();
+    const asked = new URL(String(fetchMock.mock.calls.find(([url]) => String(url).startsWith('/api/journal/on-this-day'))![0]), 'http://vault.test');
+    expect(asked.searchParams.get('date')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(asked.searchParams.get('timeZone')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
+  it('shows nothing when no earlier year has an entry on this day', async () => {
+    vault({ 'GET /api/journal/on-this-day': () => json([]) });
+    renderWithProviders(<JournalScreen />);
+    await screen.findByText('No intelligence logs found');
+    expect(screen.queryByText('ON THIS DAY')).toBeNull();
+  });
+});

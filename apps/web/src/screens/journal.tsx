@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import type { JournalEntry } from '@vault/contracts';
+import { searchTerms, type JournalEntry } from '@vault/contracts';
 import { useDraft, useHasDraft } from '../lib/drafts';
 import { usePendingDeletes, withoutPending } from '../lib/deferred-delete';
-import { BookIcon, ChevronDownIcon, LockIcon, PencilIcon, SaveIcon, TrashIcon } from '../components/icons';
+import { BookIcon, ChevronDownIcon, CloseIcon, LockIcon, PencilIcon, SaveIcon, SearchIcon, TrashIcon } from '../components/icons';
+import { EntryMarkdown } from '../components/entry-markdown';
+import { Highlighted } from '../components/highlighted';
+import { OnThisDay } from '../components/on-this-day';
 import { TextAreaField, TextField } from '../components/form-fields';
 import { PhotoVault } from '../components/photo-vault';
 import { Panel, ScreenFrame } from '../components/screen-frame';
@@ -14,15 +17,20 @@ import {
   useCreateJournalEntry,
   useDeleteJournalEntry,
   useJournalEntries,
+  useJournalSearch,
   useUpdateJournalEntry,
   changesEntry,
   editDraftKey,
   wasUpdated,
 } from '../lib/journal';
 
-/** The intelligence vault (spec section 2.9): photo vault, new entry, entries. */
+/** The intelligence vault (spec section 2.9): photo vault, new entry, entries, and a search over them. */
 export default function JournalScreen() {
   const entries = useJournalEntries();
+  // The search shown: what was submitted in the search field; empty for every entry.
+  const [query, setQuery] = useState('');
+  const search = useJournalSearch(query);
+  const searching = searchTerms(query).length > 0;
   const [editingId, setEditingId] = useState<string | null>(null);
   // Entries deleted a moment ago, while UNDO is offered, are out of the list.
   const deleting = usePendingDeletes('journal');
@@ -31,38 +39,53 @@ export default function JournalScreen() {
     return <ScreenLoading title="ACCESSING INTELLIGENCE VAULT..." detail="Decrypting intelligence files..." />;
   }
 
-  const shown = entries.data ? withoutPending(entries.data.pages.flat(), deleting) : [];
+  const listed = searching ? search : entries;
+  const shown = listed.data ? withoutPending(listed.data.pages.flat(), deleting) : [];
+  const terms = searching ? searchTerms(query) : [];
 
   return (
     <ScreenFrame title="Intelligence Vault" subtitle="Encrypted field notes and a secure photo vault" icon={<BookIcon />}>
       <div className="space-y-6">
         <PhotoVault />
+        <OnThisDay />
 
         <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
           <NewEntryForm />
           <Panel title="INTELLIGENCE LOGS" icon={<BookIcon />} accent="yellow" className="lg:col-span-2">
-            {entries.isError ? (
-              <LoadError error={entries.error} onRetry={() => void entries.refetch()} retrying={entries.isFetching} />
-            ) : shown.length > 0 || entries.hasNextPage ? (
+            <SearchForm onSearch={setQuery} />
+            {listed.isError ? (
+              <LoadError error={listed.error} onRetry={() => void listed.refetch()} retrying={listed.isFetching} />
+            ) : searching && search.isPending ? (
+              <p className="text-sm text-muted" role="status">
+                Searching the vault...
+              </p>
+            ) : shown.length > 0 || listed.hasNextPage ? (
               <>
+                {searching ? (
+                  <p className="mb-3 text-sm text-muted" role="status">
+                    {listed.hasNextPage ? `${shown.length}+` : shown.length} {shown.length === 1 ? 'entry matches' : 'entries match'}
+                  </p>
+                ) : null}
                 <ul className="space-y-4">
                   {shown.map((entry) =>
                     entry.id === editingId ? (
                       <EntryEditor key={entry.id} entry={entry} onDone={() => setEditingId(null)} />
                     ) : (
-                      <EntryItem key={entry.id} entry={entry} onEdit={() => setEditingId(entry.id)} />
+                      <EntryItem key={entry.id} entry={entry} terms={terms} onEdit={() => setEditingId(entry.id)} />
                     ),
                   )}
                 </ul>
-                {entries.hasNextPage ? (
+                {listed.hasNextPage ? (
                   <div className="mt-4 flex justify-center">
-                    <button type="button" className="btn btn-ghost" onClick={() => void entries.fetchNextPage()} disabled={entries.isFetchingNextPage}>
+                    <button type="button" className="btn btn-ghost" onClick={() => void listed.fetchNextPage()} disabled={listed.isFetchingNextPage}>
                       <ChevronDownIcon />
-                      {entries.isFetchingNextPage ? 'Loading...' : 'Load older entries'}
+                      {listed.isFetchingNextPage ? 'Loading...' : searching ? 'Load more results' : 'Load older entries'}
                     </button>
                   </div>
                 ) : null}
               </>
+            ) : searching ? (
+              <EmptyState icon={<SearchIcon />}>No intelligence logs match your search</EmptyState>
             ) : (
               <EmptyState icon={<BookIcon />}>No intelligence logs found</EmptyState>
             )}
@@ -73,7 +96,47 @@ export default function JournalScreen() {
   );
 }
 
-function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void }) {
+/** The search field: words and "phrases", searched on Enter or SEARCH; the cross shows every entry again. */
+function SearchForm({ onSearch }: { onSearch: (query: string) => void }) {
+  const [typed, setTyped] = useState('');
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSearch(typed.trim());
+  }
+  function clear() {
+    setTyped('');
+    onSearch('');
+  }
+  return (
+    <search className="mb-4 block">
+      <form className="flex gap-2" onSubmit={onSubmit} aria-label="Search intelligence logs">
+        <input
+          type="search"
+          className="field min-w-0 flex-1"
+          placeholder='Search words or "a phrase"...'
+          aria-label="Search intelligence logs"
+          value={typed}
+          maxLength={200}
+          onChange={(event) => {
+            setTyped(event.target.value);
+            if (!event.target.value) onSearch('');
+          }}
+          autoComplete="off"
+        />
+        {typed ? (
+          <button type="button" className="btn btn-ghost px-3" onClick={clear} aria-label="Clear search" title="Clear search">
+            <CloseIcon />
+          </button>
+        ) : null}
+        <button type="submit" className="btn btn-yellow px-3" aria-label="Search" title="Search" disabled={searchTerms(typed).length === 0}>
+          <SearchIcon />
+        </button>
+      </form>
+    </search>
+  );
+}
+
+function EntryItem({ entry, terms, onEdit }: { entry: JournalEntry; terms: readonly string[]; onEdit: () => void }) {
   const remove = useDeleteJournalEntry();
   // Edits left when another entry's editor was opened (or the session ended) wait here.
   const unsaved = useHasDraft(editDraftKey(entry.id));
@@ -82,7 +145,11 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
     <li className="rounded-lg border-2 border-edge bg-vault-deep p-4">
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          {entry.title ? <h3 className="comic-heading break-words text-lg text-ink">{entry.title}</h3> : null}
+          {entry.title ? (
+            <h3 className="comic-heading break-words text-lg text-ink">
+              <Highlighted text={entry.title} terms={terms} />
+            </h3>
+          ) : null}
           <p className="mt-1 text-xs text-muted">
             {formatEntryTime(entry.createdAt)}
             {wasUpdated(entry) ? ` (Updated: ${formatEntryTime(entry.updatedAt)})` : ''}
@@ -110,7 +177,9 @@ function EntryItem({ entry, onEdit }: { entry: JournalEntry; onEdit: () => void 
           </button>
         </div>
       </div>
-      <p className="mt-3 whitespace-pre-wrap break-words text-ink">{entry.content}</p>
+      <div className="mt-3">
+        <EntryMarkdown text={entry.content} terms={terms} />
+      </div>
     </li>
   );
 }

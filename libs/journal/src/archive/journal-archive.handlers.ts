@@ -13,8 +13,8 @@ import { integrityViolation, type Database } from '@vault/persistence';
 import { Handles, RpcFailure } from '@vault/transport';
 import { asc, count, gt } from 'drizzle-orm';
 import { DataKeyService } from '../crypto/data-key.service.js';
-import { openText, seal } from '../crypto/field-cipher.js';
 import { InjectJournalDb } from '../database.js';
+import { openEntry, sealEntry } from '../entries/entry-cipher.js';
 import { entries, type EntryRow } from '../schema/entries.table.js';
 
 /**
@@ -47,8 +47,7 @@ export class JournalArchiveHandlers {
     const key = await this.keys.current();
     const rows = records.map((record) => ({
       id: record.id,
-      titleCiphertext: record.title ? seal(key, record.title, `${record.id}:title`) : null,
-      contentCiphertext: seal(key, record.content, `${record.id}:content`),
+      ...sealEntry(key, record.id, { title: record.title ?? undefined, content: record.content }),
       createdAt: new Date(record.createdAt),
       updatedAt: new Date(record.updatedAt),
     }));
@@ -78,11 +77,6 @@ export class JournalArchiveHandlers {
 }
 
 function toRecord(key: Buffer, row: EntryRow): JournalRecord {
-  return {
-    id: row.id,
-    title: row.titleCiphertext ? openText(key, row.titleCiphertext, `${row.id}:title`) : null,
-    content: openText(key, row.contentCiphertext, `${row.id}:content`),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  const entry = openEntry(key, row);
+  return { id: entry.id, title: entry.title ?? null, content: entry.content, createdAt: entry.createdAt, updatedAt: entry.updatedAt };
 }

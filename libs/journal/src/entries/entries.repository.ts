@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Database } from '@vault/persistence';
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { InjectJournalDb } from '../database.js';
-import { entries, type EntryRow } from '../schema/entries.table.js';
+import { CURRENT_TRANSACTION, entries, entryRemovals, type EntryRow } from '../schema/entries.table.js';
 
 /** Ciphertext rows only: encryption happens in JournalService, never here. */
 @Injectable()
@@ -21,17 +21,44 @@ export class EntriesRepository {
     return Number(row.value);
   }
 
-  async insert(row: EntryRow): Promise<EntryRow> {
+  /**
+   * The entries whose creation falls, in `timeZone`, on one of `monthDays`
+   * (`MM-DD`) before `date`: newest first, at most `limit`, each with its
+   * year there. Unknown zone names are refused by the contract first.
+   */
+  async writtenOn(monthDays: string[], date: string, timeZone: string, limit: number): Promise<Array<EntryRow & { year: number }>> {
+    const local = sql`(${entries.createdAt} at time zone ${timeZone})`;
+    return this.db
+      .select({ ...getTableColumns(entries), year: sql<number>`extract(year from ${local})::int` })
+      .from(entries)
+      .where(sql`to_char(${local}, 'MM-DD') in ${monthDays} and ${local}::date < ${date}::date`)
+      .orderBy(desc(entries.createdAt), desc(entries.id))
+      .limit(limit);
+  }
+
+  async insert(row: typeof entries.$inferInsert): Promise<EntryRow> {
     const [inserted] = await this.db.insert(entries).values(row).returning();
     return inserted;
   }
 
   async update(id: string, values: Pick<EntryRow, 'titleCiphertext' | 'contentCiphertext' | 'updatedAt'>): Promise<EntryRow | undefined> {
-    const [row] = await this.db.update(entries).set(values).where(eq(entries.id, id)).returning();
+    const [row] = await this.db
+      .update(entries)
+      .set({ ...values, revision: CURRENT_TRANSACTION })
+      .where(eq(entries.id, id))
+      .returning();
     return row;
   }
 
-  async remove(id: string): Promise<boolean> {
-    return (await this.db.delete(entries).where(eq(entries.id, id)).returning({ id: entries.id })).length > 0;
+  /** Deletes the entry and notes its id (no text) for the search indexes of every replica, in one transaction. */
+  remove(id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if ((await tx.delete(entries).where(eq(entries.id, id)).returning({ id: entries.id })).length === 0) return false;
+      await tx
+        .insert(entryRemovals)
+        .values({ id })
+        .onConflictDoUpdate({ target: entryRemovals.id, set: { revision: CURRENT_TRANSACTION } });
+      return true;
+    });
   }
 }

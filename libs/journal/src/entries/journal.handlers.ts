@@ -1,15 +1,46 @@
 import { Controller } from '@nestjs/common';
-import { CountJournal, CreateJournalEntry, DeleteJournalEntry, ListJournal, UpdateJournalEntry, type JournalEntry, type RpcRequest } from '@vault/contracts';
+import {
+  CountJournal,
+  CreateJournalEntry,
+  DeleteJournalEntry,
+  ListJournal,
+  OnThisDay,
+  SearchJournal,
+  UpdateJournalEntry,
+  type JournalEntry,
+  type RpcRequest,
+} from '@vault/contracts';
+import { INVALID_PARAMETER_VALUE, sqlStateOf } from '@vault/persistence';
 import { Handles, RpcFailure } from '@vault/transport';
+import { JournalSearchService } from '../search/journal-search.service.js';
 import { JournalService } from './journal.service.js';
 
 @Controller()
 export class JournalHandlers {
-  constructor(private readonly journal: JournalService) {}
+  constructor(
+    private readonly journal: JournalService,
+    private readonly search: JournalSearchService,
+  ) {}
 
   @Handles(ListJournal)
   list(request: RpcRequest<typeof ListJournal>): Promise<JournalEntry[]> {
     return this.journal.list(request);
+  }
+
+  @Handles(SearchJournal)
+  searchEntries(request: RpcRequest<typeof SearchJournal>): Promise<JournalEntry[]> {
+    return this.search.search(request.query, request);
+  }
+
+  @Handles(OnThisDay)
+  async onThisDay(request: RpcRequest<typeof OnThisDay>) {
+    try {
+      return await this.journal.onThisDay(request.date, request.timeZone);
+    } catch (error) {
+      // A zone the runtime knows but the database does not (their time zone lists differ a little).
+      if (sqlStateOf(error) === INVALID_PARAMETER_VALUE) throw RpcFailure.badRequest('timeZone: must be a time zone name such as Europe/Paris');
+      throw error;
+    }
   }
 
   @Handles(CountJournal)

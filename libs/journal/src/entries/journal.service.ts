@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { JournalEntry } from '@vault/contracts';
+import { ON_THIS_DAY_LINE_MAX, ON_THIS_DAY_MAX, type JournalEntry, type OnThisDayEntry } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import { DataKeyService } from '../crypto/data-key.service.js';
-import { openText, seal } from '../crypto/field-cipher.js';
-import type { EntryRow } from '../schema/entries.table.js';
 import { EntriesRepository } from './entries.repository.js';
-
-interface EntryText {
-  title?: string;
-  content: string;
-}
+import { type EntryText, openEntry, sealEntry } from './entry-cipher.js';
 
 /** The journal as the owner sees it: plaintext in, plaintext out, ciphertext at rest. */
 @Injectable()
@@ -21,7 +15,24 @@ export class JournalService {
 
   async list(page: { limit?: number; offset?: number }): Promise<JournalEntry[]> {
     const key = await this.keys.current();
-    return (await this.entries.list(page)).map((row) => decrypt(key, row));
+    return (await this.entries.list(page)).map((row) => openEntry(key, row));
+  }
+
+  /** What was written on `date`'s month and day in earlier years, in the owner's time zone (see OnThisDay). */
+  async onThisDay(date: string, timeZone: string): Promise<OnThisDayEntry[]> {
+    const rows = await this.entries.writtenOn(monthDaysOf(date), date, timeZone, ON_THIS_DAY_MAX);
+    if (rows.length === 0) return [];
+    const key = await this.keys.current();
+    return rows.map((row) => {
+      const entry = openEntry(key, row);
+      return {
+        id: entry.id,
+        ...(entry.title ? { title: entry.title } : {}),
+        firstLine: firstLineOf(entry.content),
+        year: row.year,
+        createdAt: entry.createdAt,
+      };
+    });
   }
 
   count(): Promise<number> {
@@ -33,14 +44,14 @@ export class JournalService {
     const id = randomUUID();
     const now = new Date();
     // Created and updated are equal until an edit: the web shows "(Updated: ...)" only when they differ.
-    const row = await this.entries.insert({ id, ...encrypt(key, id, text), createdAt: now, updatedAt: now });
-    return decrypt(key, row);
+    const row = await this.entries.insert({ id, ...sealEntry(key, id, text), createdAt: now, updatedAt: now });
+    return openEntry(key, row);
   }
 
   async update(id: string, text: EntryText): Promise<JournalEntry | undefined> {
     const key = await this.keys.current();
-    const row = await this.entries.update(id, { ...encrypt(key, id, text), updatedAt: new Date() });
-    return row && decrypt(key, row);
+    const row = await this.entries.update(id, { ...sealEntry(key, id, text), updatedAt: new Date() });
+    return row && openEntry(key, row);
   }
 
   remove(id: string): Promise<boolean> {
@@ -48,19 +59,21 @@ export class JournalService {
   }
 }
 
-function encrypt(key: Buffer, id: string, text: EntryText) {
-  return {
-    titleCiphertext: text.title ? seal(key, text.title, `${id}:title`) : null,
-    contentCiphertext: seal(key, text.content, `${id}:content`),
-  };
+/** `MM-DD` of the date, and on 28 February of a year without a 29th, the 29th too: a leap day is remembered every year. */
+export function monthDaysOf(date: string): string[] {
+  const monthDay = date.slice(5);
+  const year = Number(date.slice(0, 4));
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return monthDay === '02-28' && !leap ? ['02-28', '02-29'] : [monthDay];
 }
 
-function decrypt(key: Buffer, row: EntryRow): JournalEntry {
-  return {
-    id: row.id,
-    ...(row.titleCiphertext ? { title: openText(key, row.titleCiphertext, `${row.id}:title`) } : {}),
-    content: openText(key, row.contentCiphertext, `${row.id}:content`),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+/** The first line with text on it, trimmed and shortened to ON_THIS_DAY_LINE_MAX characters (an ellipsis marks a cut). */
+export function firstLineOf(content: string): string {
+  const line =
+    content
+      .split(/\r?\n/)
+      .find((candidate) => candidate.trim() !== '')
+      ?.trim() ?? '';
+  const characters = [...line];
+  return characters.length <= ON_THIS_DAY_LINE_MAX ? line : `${characters.slice(0, ON_THIS_DAY_LINE_MAX - 1).join('')}…`;
 }

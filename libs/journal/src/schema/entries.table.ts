@@ -1,5 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { index, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { bytea, journalSchema } from './journal.schema.js';
+import { bytea, journalSchema, xid8 } from './journal.schema.js';
+
+/** The id of the transaction writing the row. */
+export const CURRENT_TRANSACTION = sql`pg_current_xact_id()`;
 
 /**
  * Journal entries. Title and content are stored only as AES-256-GCM
@@ -14,8 +18,23 @@ export const entries = journalSchema.table(
     contentCiphertext: bytea('content_ciphertext').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    /** The transaction that wrote the row last (set on insert and on every update): the search index's change feed. */
+    revision: xid8('revision').notNull().default(CURRENT_TRANSACTION),
   },
-  (table) => [index('entries_created_at').on(table.createdAt.desc(), table.id)],
+  (table) => [index('entries_created_at').on(table.createdAt.desc(), table.id), index('entries_revision').on(table.revision)],
+);
+
+/**
+ * The ids of deleted entries and the transaction that deleted them: no text,
+ * only what tells every journal-svc replica's search index to drop an entry.
+ */
+export const entryRemovals = journalSchema.table(
+  'entry_removals',
+  {
+    id: uuid('id').primaryKey(),
+    revision: xid8('revision').notNull().default(CURRENT_TRANSACTION),
+  },
+  (table) => [index('entry_removals_revision').on(table.revision)],
 );
 
 export type EntryRow = typeof entries.$inferSelect;

@@ -1,0 +1,124 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type JournalEntry, searchTerms } from '@vault/contracts';
+import { contextLogger } from '@vault/platform';
+import { DataKeyService } from '../crypto/data-key.service.js';
+import { openEntry } from '../entries/entry-cipher.js';
+import { SearchIndex } from './search-index.js';
+import { SearchFeedRepository, type SealedEntry } from './search-feed.repository.js';
+
+/** How often an idle index looks for changes made through other replicas, and for an erase. */
+export const SEARCH_REFRESH_MS = 2_000;
+/** A search's page when it names none. */
+export const SEARCH_PAGE_DEFAULT = 50;
+
+/**
+ * Journal search over the decrypted entries, kept in this process's memory
+ * (SearchIndex) and nowhere else. The index follows the table, not the
+ * requests: before every search, and every SEARCH_REFRESH_MS, it reads what
+ * was written or removed since its last look (search-feed.repository.ts),
+ * so an entry saved through any replica, a restore and an erase all show at
+ * the next search; when its size disagrees with the table's (rows removed
+ * without a note, as a restore's discard does) it is built again.
+ */
+@Injectable()
+export class JournalSearchService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = contextLogger('JournalSearch');
+  private index = new SearchIndex();
+  /** Where the next look starts (a transaction id); undefined: build the index from every row. */
+  private horizon: string | undefined;
+  /** Counts erases: a look that began before one must not bring back what it read. */
+  private generation = 0;
+  /** The look under way, and the one queued behind it for callers that came during it. */
+  private running: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly feed: SearchFeedRepository,
+    private readonly keys: DataKeyService,
+  ) {}
+
+  /** Builds the index in the background: the service answers at once, a search waits for it. */
+  onApplicationBootstrap() {
+    this.refresh().catch((error: Error) => this.logger.warn({ err: error.message }, 'The search index could not be built yet; the next search tries again'));
+    this.timer = setInterval(() => {
+      this.refresh().catch((error: Error) => this.logger.warn({ err: error.message }, 'The search index could not look for changes'));
+    }, SEARCH_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown() {
+    clearInterval(this.timer);
+    await this.running.catch(() => undefined);
+  }
+
+  /** After an erase: the decrypted text leaves memory now; the next look builds the index from what is left. */
+  forget(): void {
+    this.index = new SearchIndex();
+    this.horizon = undefined;
+    this.generation++;
+  }
+
+  async search(query: string, page: { limit?: number; offset?: number }): Promise<JournalEntry[]> {
+    await this.refresh();
+    const ids = this.index.match(searchTerms(query), page.offset ?? 0, page.limit ?? SEARCH_PAGE_DEFAULT);
+    if (ids.length === 0) return [];
+    const rows = new Map((await this.feed.rows(ids)).map((row) => [row.id, row]));
+    const key = await this.keys.current();
+    // In the index's order; an entry removed since the look is left out.
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [openEntry(key, row)] : [];
+    });
+  }
+
+  /**
+   * Brings the index up to the table as it is now. Callers that come while
+   * a look is under way share the next one, which starts after it: the one
+   * under way may have read the table before their moment.
+   */
+  refresh(): Promise<void> {
+    this.queued ??= this.running.then(() => {
+      this.queued = undefined;
+      return this.look();
+    });
+    this.running = this.queued.catch(() => undefined);
+    return this.queued;
+  }
+
+  private async look(): Promise<void> {
+    const generation = this.generation;
+    if (this.horizon !== undefined) {
+      const glance = await this.feed.glance(this.horizon);
+      if (generation !== this.generation) return;
+      if (!glance.changed && glance.total === this.index.size) {
+        this.horizon = glance.horizon;
+        return;
+      }
+    }
+    const since = this.horizon;
+    const read = await this.feed.read(since);
+    // Changes go into a copy, swapped in whole once complete: a search never sees half of them.
+    const index = since === undefined ? new SearchIndex() : this.index.copy();
+    for (const id of read.removed) index.remove(id);
+    await this.put(index, read.written);
+    if (generation !== this.generation) return;
+    if (since !== undefined && index.size !== read.total) {
+      // Rows went without a note (a discarded restore): build it from every row.
+      this.horizon = undefined;
+      return this.look();
+    }
+    this.index = index;
+    this.horizon = read.horizon;
+  }
+
+  private async put(index: SearchIndex, rows: SealedEntry[]): Promise<void> {
+    if (rows.length === 0) return;
+    // Only rows bring the data key out: an empty or erased journal makes none.
+    const key = await this.keys.current();
+    for (const row of rows) {
+      const entry = openEntry(key, row);
+      index.put({ id: entry.id, createdAt: row.createdAt, title: entry.title, content: entry.content });
+    }
+  }
+}
