@@ -70,6 +70,7 @@ describe('distributed mode: gateway and services over NATS, PostgreSQL and Redis
       'auth.vault_state',
       'journal.data_keys',
       'journal.entries',
+      'journal.entry_removals',
       'media.erasure_watch',
       'media.photos',
       'media.uploads',

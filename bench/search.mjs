@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// The journal search part of `npm run bench` (issue 34): an embedded vault
+// holding 10,000 entries of realistic lengths in several scripts, stored
+// through its API; one user's searches (words common and rare, phrases,
+// accents folded) timed through HTTP; the first search after a restart (the
+// index built from every entry); and the memory the index holds, built here
+// from the same entries with journal-svc's own SearchIndex. Prints one JSON line.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SearchIndex } from '../libs/journal/dist/search/search-index.js';
+import { searchTerms } from '@vault/contracts';
+import { inParallel, startEmbedded } from './vault-process.mjs';
+
+const ENTRIES = Number(process.env.BENCH_SEARCH_ENTRIES ?? 10_000);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 200);
+const PORT = Number(process.env.BENCH_SEARCH_PORT ?? 3731);
+
+/** Words of a journal in English, French, German, Greek and Japanese: accents and scripts a search must fold or keep. */
+const WORDS = [
+  ...'the a and to of in it was we met at by for on night day harbour courier door red quiet street rain coffee train letter city river bridge market'.split(' '),
+  ...'café crème été élève forêt naïve château rendez-vous fenêtre'.split(' '),
+  ...'Straße Größe über Mädchen Brücke schön'.split(' '),
+  ...'θάλασσα νύχτα πόλη δρόμος'.split(' '),
+  ...'東京 夜 雨 手紙 駅'.split(' '),
+];
+/** A generator of the same text every run (a linear congruential one). */
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** An entry of 40 to 400 words (about 200 B to 2.5 KB), in lines; every 100th holds a rare word. */
+function entryText(n) {
+  const next = random(n + 1);
+  const words = Array.from({ length: 40 + Math.floor(next() * 360) }, () => WORDS[Math.floor(next() * WORDS.length)]);
+  if (n % 100 === 0) words.splice(Math.floor(words.length / 2), 0, `Kestrelmark${n}`);
+  const lines = [];
+  for (let i = 0; i < words.length; i += 12) lines.push(words.slice(i, i + 12).join(' '));
+  return { title: `Entry ${n}: ${words.slice(0, 3).join(' ')}`, content: lines.join('\n') };
+}
+
+const QUERIES = ['harbour', 'cafe', 'STRASSE', '"the red door"', 'courier night', 'θαλασσα', '東京', 'Kestrelmark4200', 'absentword', 'train letter bridge'];
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function search(base, cookie, query) {
+  const started = performance.now();
+  const response = await fetch(`${base}/api/journal/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ query, limit: 50 }),
+  });
+  const found = await response.json();
+  if (response.status !== 200) throw new Error(`search ${query}: ${response.status} ${JSON.stringify(found)}`);
+  return { ms: performance.now() - started, found: found.length };
+}
+
+/** The heap the index of these entries holds, built as journal-svc builds it. */
+function indexMemory() {
+  globalThis.gc();
+  const before = process.memoryUsage().heapUsed;
+  const index = new SearchIndex();
+  const started = performance.now();
+  for (let n = 0; n < ENTRIES; n++) index.put({ id: String(n), createdAt: new Date(n * 1000), ...entryText(n) });
+  index.match(searchTerms('warm'), 0, 1);
+  const buildMs = performance.now() - started;
+  globalThis.gc();
+  const heldMb = (process.memoryUsage().heapUsed - before) / 1024 ** 2;
+  return { heldMb, foldMs: buildMs, size: index.size };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vault-bench-search-'));
+  let vault = await startEmbedded({ port: PORT, dataDir });
+  try {
+    let cookie = await vault.login();
+    const seedStarted = performance.now();
+    await inParallel(ENTRIES, 16, async (n) => {
+      const response = await fetch(`${vault.base}/api/journal`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify(entryText(n)),
+      });
+      if (response.status !== 201) throw new Error(`seed: ${response.status}`);
+    });
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+    // After a restart the index is built from every entry; the first search waits for it.
+    await vault.stop();
+    const restarted = performance.now();
+    vault = await startEmbedded({ port: PORT, dataDir });
+    cookie = await vault.login();
+    await search(vault.base, cookie, 'harbour');
+    const firstSearchMs = performance.now() - restarted;
+
+    const times = [];
+    const found = {};
+    for (let i = 0; i < SEARCHES; i++) {
+      const query = QUERIES[i % QUERIES.length];
+      const result = await search(vault.base, cookie, query);
+      times.push(result.ms);
+      found[query] = result.found;
+    }
+    times.sort((a, b) => a - b);
+    const memory = indexMemory();
+    process.stdout.write(
+      `${JSON.stringify({ entries: ENTRIES, seedSeconds, firstSearchMs, p50: percentile(times, 50), p95: percentile(times, 95), searches: SEARCHES, found, ...memory })}\n`,
+    );
+  } finally {
+    await vault.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
