@@ -18,7 +18,9 @@ const PORT = Number(process.env.BENCH_SEARCH_PORT ?? 3731);
 
 /** Words of a journal in English, French, German, Greek and Japanese: accents and scripts a search must fold or keep. */
 const WORDS = [
-  ...'the a and to of in it was we met at by for on night day harbour courier door red quiet street rain coffee train letter city river bridge market'.split(' '),
+  ...'the a and to of in it was we met at by for on night day harbour courier door red quiet street rain coffee train letter city river bridge market'.split(
+    ' ',
+  ),
   ...'café crème été élève forêt naïve château rendez-vous fenêtre'.split(' '),
   ...'Straße Größe über Mädchen Brücke schön'.split(' '),
   ...'θάλασσα νύχτα πόλη δρόμος'.split(' '),

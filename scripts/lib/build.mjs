@@ -25,8 +25,15 @@ function run(root, command, args) {
   }
 }
 
-/** Installs the dependencies when they are missing, then builds what changed (Nx caches the rest). */
+/**
+ * Installs the dependencies when they are missing, then builds what changed
+ * (Nx caches the rest). VAULT_SKIP_BUILD=1: the caller built everything
+ * already (the end-to-end stacks start the distributed launcher so): a second
+ * Nx run restores every dist folder in place, under the processes that load
+ * them meanwhile (CI once lost an integration spec's vault to it).
+ */
 export async function ensureBuilt(root) {
+  if (process.env.VAULT_SKIP_BUILD === '1') return;
   if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
     process.stdout.write('Installing dependencies (first run)...\n');
     // Not `npm ci`: the registry here serves only this platform's native builds, which `ci` reads as a stale lock.

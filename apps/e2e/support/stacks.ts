@@ -273,6 +273,8 @@ export async function startDistributed(mode: Mode, notBefore: Promise<unknown> =
         S3_SECRET_ACCESS_KEY: process.env.VAULT_E2E_S3_SECRET_KEY ?? 'vault-test-secret',
         S3_BUCKET: `vault-e2e-${randomBytes(4).toString('hex')}`,
         VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+        // Built before any stack starts (buildAll, or the test command): the launcher builds nothing again.
+        VAULT_SKIP_BUILD: '1',
       }),
     );
     cleanup.add('stop the distributed stack', () => stopGroup(stack, 8000));
