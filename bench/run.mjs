@@ -139,27 +139,19 @@ async function scale() {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-/** bench/metrics-cost.mjs in its own process: instructions per request (embedded, callgrind) and distributed throughput, metrics off and on. */
-function metricsCost() {
-  const run = spawnSync(process.execPath, ['bench/metrics-cost.mjs'], {
+/**
+ * A part of the bench that runs in its own process (bench/<file>): its
+ * standard error goes to the terminal, and the last line of its output is the
+ * JSON figure returned.
+ */
+function benchProcess(file, { nodeArgs = [], timeoutMs = 900_000 } = {}) {
+  const run = spawnSync(process.execPath, [...nodeArgs, `bench/${file}`], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 1_500_000,
+    timeout: timeoutMs,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  if (run.status !== 0) throw new Error(`the metrics bench exited with ${run.status}`);
-  return JSON.parse(run.stdout.trim().split('\n').pop());
-}
-
-/** bench/export-memory.mjs in its own process: its last line is the JSON figure. */
-function exportMemory() {
-  const run = spawnSync(process.execPath, ['bench/export-memory.mjs'], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 900_000,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (run.status !== 0) throw new Error(`the export bench exited with ${run.status}`);
+  if (run.status !== 0) throw new Error(`bench/${file} exited with ${run.status}`);
   return JSON.parse(run.stdout.trim().split('\n').pop());
 }
 
@@ -440,21 +432,10 @@ async function scaleRows() {
   );
 }
 
-/** bench/search.mjs in its own process (with --expose-gc, for the index's heap): its last line is the JSON figure. */
-function journalSearch() {
-  const run = spawnSync(process.execPath, ['--expose-gc', 'bench/search.mjs'], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 900_000,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (run.status !== 0) throw new Error(`the search bench exited with ${run.status}`);
-  return JSON.parse(run.stdout.trim().split('\n').pop());
-}
-
 /** Journal search over 10,000 entries (issue 34), embedded: one user's searches, the first after a restart, the index's memory. */
 function searchRows() {
-  const s = journalSearch();
+  // With --expose-gc, for the index's heap.
+  const s = benchProcess('search.mjs', { nodeArgs: ['--expose-gc'] });
   const at = `${s.entries} entries, ${s.searches} searches of ${Object.keys(s.found).length} kinds`;
   row('search', `POST /api/journal/search p50 (${at})`, s.p50.toFixed(1), 'ms', '< 10', 'one user, sequential', s.p50 < 10);
   row('search', `POST /api/journal/search p95 (${at})`, s.p95.toFixed(1), 'ms', '< 50', '', s.p95 < 50);
@@ -473,7 +454,7 @@ function searchRows() {
 /** The export's memory with 10,000 entries and 200 photos of 10 MB. */
 function exportRows() {
   // The export (issue 18): 10,000 entries and 200 photos of 10 MB streamed out of an embedded vault of its own.
-  const exported = exportMemory();
+  const exported = benchProcess('export-memory.mjs');
   row(
     'export',
     `resident memory rise while exporting (${exported.entries} entries, ${exported.photos} photos of 10 MB)`,
@@ -488,7 +469,7 @@ function exportRows() {
 /** What metrics cost, in instructions per request and in throughput. */
 function metricsRows() {
   // What metrics cost (issue 20): the embedded vault's instructions per request with metrics off and on (callgrind), held to the budget; the distributed stack's throughput, printed with its interval.
-  const cost = metricsCost();
+  const cost = benchProcess('metrics-cost.mjs', { timeoutMs: 1_500_000 });
   const mega = (values) => values.map((v) => (v / 1e6).toFixed(2)).join(', ');
   for (const r of cost.instructions)
     row(
