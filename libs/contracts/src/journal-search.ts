@@ -101,3 +101,16 @@ export function matchRanges(text: string, terms: readonly string[]): Array<[numb
   }
   return merged;
 }
+
+/** `text` cut into its runs, each matching the terms or not, in order (one unmatched run when nothing matches). */
+export function matchedPieces(text: string, terms: readonly string[]): Array<{ text: string; matched: boolean; at: number }> {
+  const pieces: Array<{ text: string; matched: boolean; at: number }> = [];
+  let at = 0;
+  for (const [start, end] of matchRanges(text, terms)) {
+    if (start > at) pieces.push({ text: text.slice(at, start), matched: false, at });
+    pieces.push({ text: text.slice(start, end), matched: true, at: start });
+    at = end;
+  }
+  if (at < text.length || pieces.length === 0) pieces.push({ text: text.slice(at), matched: false, at });
+  return pieces;
+}

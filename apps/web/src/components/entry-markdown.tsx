@@ -1,9 +1,10 @@
-import { matchRanges } from '@vault/contracts';
+import { matchedPieces } from '@vault/contracts';
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
 import type { Html, Root as MdRoot } from 'mdast';
 import Markdown, { type Components } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
+import { MATCH_CLASSES } from './highlighted';
 
 /**
  * An entry's text as Markdown (CommonMark with GitHub's tables, task lists,
@@ -92,19 +93,11 @@ function markTerms(terms: readonly string[]) {
 }
 
 function marked(text: Text, terms: readonly string[]): ElementContent[] {
-  const pieces: ElementContent[] = [];
-  let at = 0;
-  for (const [start, end] of matchRanges(text.value, terms)) {
-    if (start > at) pieces.push({ type: 'text', value: text.value.slice(at, start) });
-    pieces.push({
-      type: 'element',
-      tagName: 'mark',
-      properties: { className: ['rounded-sm', 'bg-hero-yellow', 'px-0.5', 'text-black'] },
-      children: [{ type: 'text', value: text.value.slice(start, end) }],
-    });
-    at = end;
-  }
-  if (at === 0) return [text];
-  if (at < text.value.length) pieces.push({ type: 'text', value: text.value.slice(at) });
-  return pieces;
+  const pieces = matchedPieces(text.value, terms);
+  if (!pieces.some((piece) => piece.matched)) return [text];
+  return pieces.map((piece) =>
+    piece.matched
+      ? { type: 'element', tagName: 'mark', properties: { className: MATCH_CLASSES }, children: [{ type: 'text', value: piece.text }] }
+      : { type: 'text', value: piece.text },
+  );
 }

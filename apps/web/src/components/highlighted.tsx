@@ -1,5 +1,8 @@
-import { matchRanges } from '@vault/contracts';
-import { Fragment, type ReactNode } from 'react';
+import { matchedPieces } from '@vault/contracts';
+import { Fragment } from 'react';
+
+/** How a matching part looks, in a plain text and in an entry's Markdown alike. */
+export const MATCH_CLASSES = ['rounded-sm', 'bg-hero-yellow', 'px-0.5', 'text-black'];
 
 /**
  * `text` with the parts that match the search terms marked, as journal-svc
@@ -8,17 +11,17 @@ import { Fragment, type ReactNode } from 'react';
  */
 export function Highlighted({ text, terms }: { text: string; terms: readonly string[] }) {
   if (terms.length === 0) return <>{text}</>;
-  const pieces: ReactNode[] = [];
-  let at = 0;
-  for (const [start, end] of matchRanges(text, terms)) {
-    if (start > at) pieces.push(<Fragment key={`t${at}`}>{text.slice(at, start)}</Fragment>);
-    pieces.push(
-      <mark key={`m${start}`} className="rounded-sm bg-hero-yellow px-0.5 text-black">
-        {text.slice(start, end)}
-      </mark>,
-    );
-    at = end;
-  }
-  if (at < text.length) pieces.push(<Fragment key={`t${at}`}>{text.slice(at)}</Fragment>);
-  return <>{pieces}</>;
+  return (
+    <>
+      {matchedPieces(text, terms).map((piece) =>
+        piece.matched ? (
+          <mark key={piece.at} className={MATCH_CLASSES.join(' ')}>
+            {piece.text}
+          </mark>
+        ) : (
+          <Fragment key={piece.at}>{piece.text}</Fragment>
+        ),
+      )}
+    </>
+  );
 }
