@@ -10,13 +10,10 @@
 //   NATS_URL=nats://127.0.0.1:4301 node bench/mode-figures.mjs distributed
 //
 // prints the rows it would add to the bench's table.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countFsyncs, describeProcesses, ensureStrace, samplePeaks, totalMemory, treeMemory } from './process-tree.mjs';
-import { embeddedMode, distributedEnv, distributedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
+import { login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
+import { ownMode } from './own-mode.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -165,39 +162,7 @@ async function main() {
   const restarts = option('restarts', 3);
   const writes = option('writes', 20);
   ensureStrace();
-  let mode;
-  let cleanup = async () => undefined;
-  if (which === 'embedded') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vault-mode-figures-'));
-    mode = embeddedMode({ port: option('port', 3731), dataDir });
-    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  } else if (which === 'distributed') {
-    const { ensureDatabase } = await import('../scripts/lib/database.mjs');
-    const pg = (await import('pg')).default;
-    const database = `postgres://postgres@127.0.0.1:5432/vault_figures_${randomBytes(4).toString('hex')}`;
-    await ensureDatabase(database);
-    const port = option('port', 3732);
-    const env = distributedEnv(database);
-    mode = distributedMode({ gatewayPort: port, servicePort: port + 100, env });
-    cleanup = async () => {
-      const admin = new pg.Client({ connectionString: database.replace(/\/[^/]+$/, '/postgres') });
-      await admin.connect();
-      await admin.query(`drop database if exists ${database.split('/').pop()} with (force)`);
-      await admin.end();
-      // The bucket media-svc made (empty: nothing was uploaded).
-      const { S3Client, DeleteBucketCommand } = await import('@aws-sdk/client-s3');
-      const s3 = new S3Client({
-        endpoint: env.S3_ENDPOINT,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
-      });
-      await s3.send(new DeleteBucketCommand({ Bucket: env.S3_BUCKET })).catch(() => undefined);
-      s3.destroy();
-    };
-  } else {
-    throw new Error(`usage: mode-figures.mjs embedded|distributed [--restarts n] [--writes n]`);
-  }
+  const { mode, cleanup } = await ownMode(which, option('port', which === 'embedded' ? 3731 : 3732));
   let running;
   try {
     const times = await startTimes(mode, restarts);

@@ -1,20 +1,20 @@
 #!/usr/bin/env node
-// The journal search part of `npm run bench` (issue 34): an embedded vault
+// The journal search part of `npm run bench` (issue 34), for one run mode
+// (`node --expose-gc bench/search.mjs embedded|distributed`): a vault
 // holding 10,000 entries of realistic lengths in several scripts, stored
 // through its API; one user's searches (words common and rare, phrases,
 // accents folded) timed through HTTP; the first search after a restart (the
 // index built from every entry); and the memory the index holds, built here
 // from the same entries with journal-svc's own SearchIndex. Prints one JSON line.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SearchIndex } from '../libs/journal/dist/search/search-index.js';
-import { searchTerms } from '@vault/contracts';
-import { inParallel, startEmbedded } from './vault-process.mjs';
+import { batchFolder, SEARCH_PAGE_SIZE, searchTerms } from '@vault/contracts';
+import { login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
+import { ownMode } from './own-mode.mjs';
+import { inParallel } from './vault-process.mjs';
 
 const ENTRIES = Number(process.env.BENCH_SEARCH_ENTRIES ?? 10_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 200);
-const PORT = Number(process.env.BENCH_SEARCH_PORT ?? 3731);
+const PORT = Number(process.env.BENCH_SEARCH_PORT ?? 3741);
 
 /** Words of a journal in English, French, German, Greek and Japanese: accents and scripts a search must fold or keep. */
 const WORDS = [
@@ -54,20 +54,21 @@ async function search(base, cookie, query) {
   const response = await fetch(`${base}/api/journal/search`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ query, limit: 50 }),
+    body: JSON.stringify({ query, limit: SEARCH_PAGE_SIZE }),
   });
   const found = await response.json();
   if (response.status !== 200) throw new Error(`search ${query}: ${response.status} ${JSON.stringify(found)}`);
   return { ms: performance.now() - started, found: found.length };
 }
 
-/** The heap the index of these entries holds, built as journal-svc builds it. */
+/** The heap the index of these entries holds, built as journal-svc builds it (one batchFolder for the build). */
 function indexMemory() {
   globalThis.gc();
   const before = process.memoryUsage().heapUsed;
   const index = new SearchIndex();
   const started = performance.now();
-  for (let n = 0; n < ENTRIES; n++) index.put({ id: String(n), createdAt: new Date(n * 1000), ...entryText(n) });
+  const fold = batchFolder();
+  for (let n = 0; n < ENTRIES; n++) index.put({ id: String(n), createdAt: new Date(n * 1000), ...entryText(n) }, fold);
   index.match(searchTerms('warm'), 0, 1);
   const buildMs = performance.now() - started;
   globalThis.gc();
@@ -75,14 +76,35 @@ function indexMemory() {
   return { heldMb, foldMs: buildMs, size: index.size };
 }
 
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vault-bench-search-'));
-  let vault = await startEmbedded({ port: PORT, dataDir });
+/**
+ * Stops and starts again the process that holds the search index, the rest
+ * left running: the vault, or journal-svc in the distributed mode (as a
+ * replica that starts builds its own index). `onStopped` is called between.
+ */
+async function restartIndexHolder(running, onStopped) {
+  const at = running.mode.apps.findIndex((app) => app.entry.startsWith('apps/journal-svc/'));
+  if (at === -1) {
+    await stopMode(running);
+    onStopped();
+    return startMode(running.mode);
+  }
+  const holder = { ...running.mode, apps: [running.mode.apps[at]], readyUrls: [running.mode.readyUrls[at]] };
+  await stopMode({ mode: holder, children: [running.children[at]], pids: [running.pids[at]] });
+  onStopped();
+  const restarted = await startMode(holder);
+  running.children[at] = restarted.children[0];
+  running.pids[at] = restarted.pids[0];
+  return running;
+}
+
+async function main(which) {
+  const { mode, cleanup } = await ownMode(which, PORT);
+  let running = await startMode(mode);
   try {
-    let cookie = await vault.login();
+    let cookie = await login(mode.base);
     const seedStarted = performance.now();
     await inParallel(ENTRIES, 16, async (n) => {
-      const response = await fetch(`${vault.base}/api/journal`, {
+      const response = await fetch(`${mode.base}/api/journal`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie },
         body: JSON.stringify(entryText(n)),
@@ -92,30 +114,45 @@ async function main() {
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     // After a restart the index is built from every entry; the first search waits for it.
-    await vault.stop();
-    const restarted = performance.now();
-    vault = await startEmbedded({ port: PORT, dataDir });
-    cookie = await vault.login();
-    await search(vault.base, cookie, 'harbour');
+    let restarted = 0;
+    running = await restartIndexHolder(running, () => (restarted = performance.now()));
+    const readyMs = performance.now() - restarted;
+    cookie = await login(mode.base);
+    await search(mode.base, cookie, 'harbour');
     const firstSearchMs = performance.now() - restarted;
 
     const times = [];
     const found = {};
+    /** Each query's times: its median shows which kind of search costs what. */
+    const byQuery = {};
     for (let i = 0; i < SEARCHES; i++) {
       const query = QUERIES[i % QUERIES.length];
-      const result = await search(vault.base, cookie, query);
+      const result = await search(mode.base, cookie, query);
       times.push(result.ms);
       found[query] = result.found;
+      byQuery[query] ??= [];
+      byQuery[query].push(result.ms);
     }
     times.sort((a, b) => a - b);
+    const medians = Object.fromEntries(
+      Object.entries(byQuery).map(([query, ms]) => [
+        query,
+        Number(
+          percentile(
+            ms.sort((a, b) => a - b),
+            50,
+          ).toFixed(1),
+        ),
+      ]),
+    );
     const memory = indexMemory();
     process.stdout.write(
-      `${JSON.stringify({ entries: ENTRIES, seedSeconds, firstSearchMs, p50: percentile(times, 50), p95: percentile(times, 95), searches: SEARCHES, found, ...memory })}\n`,
+      `${JSON.stringify({ mode: which, entries: ENTRIES, seedSeconds, readyMs, firstSearchMs, p50: percentile(times, 50), p95: percentile(times, 95), searches: SEARCHES, found, medians, ...memory })}\n`,
     );
   } finally {
-    await vault.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopMode(running);
+    await cleanup();
   }
 }
 
-await main();
+await main(process.argv[2] ?? 'embedded');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SearchJournal } from './journal.contracts.js';
-import { foldForSearch, holdsEveryTerm, matchRanges, SEARCH_QUERY_MAX, searchTerms } from './journal-search.js';
+import { batchFolder, foldForSearch, holdsEveryTerm, matchRanges, SEARCH_QUERY_MAX, searchTerms } from './journal-search.js';
 import { describeIssues } from './validation.js';
 
 /** The parts of `text` that matchRanges marks. */
@@ -15,6 +15,27 @@ describe('journal search text', () => {
     expect(foldForSearch('ﬁnal ① ＡＢＣ')).toBe('final 1 abc');
     expect(foldForSearch('ΟΔΥΣΣΕΥΣ')).toBe(foldForSearch('οδυσσευς'));
     expect(foldForSearch('Ärger über Öl')).toBe('arger uber ol');
+  });
+
+  it('folds a batch of texts word by word exactly as foldForSearch folds each whole', () => {
+    // Spacing accents fold to a space (¨ is a space and a diaeresis), a lone accent to nothing:
+    // words whose fold is uneven; then the white space of every kind, at the edges too.
+    const texts = [
+      'Café  CRÈME\n\tbrûlée',
+      'a¨b ¨ c',
+      'x \u0301 y\u0301',
+      '  leading and trailing  ',
+      'nbsp\u00a0ideographic\u3000bom\ufeffend',
+      'ΟΔΥΣΣΕΥΣ Straße ﬁnal ① ＡＢＣ',
+      'emoji 🦊 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢, 東京の夜',
+      '',
+      '´',
+    ];
+    const fold = batchFolder();
+    for (const text of [...texts, ...texts]) expect(fold(text)).toBe(foldForSearch(text));
+    // One that forgets past two words gives the same folds.
+    const forgetful = batchFolder(2);
+    for (const text of texts) expect(forgetful(text)).toBe(foldForSearch(text));
   });
 
   it('reads words and quoted phrases, folded, each once', () => {

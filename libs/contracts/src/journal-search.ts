@@ -13,6 +13,12 @@
 export const SEARCH_QUERY_MAX = 200;
 /** At most this many words and phrases in one query. */
 export const SEARCH_TERMS_MAX = 16;
+/**
+ * A page of search answers, the web's and journal-svc's when a request names
+ * none: a search looks for a few entries, so the first 20 (newest first)
+ * come at once and more on demand, where the journal list pages by 50.
+ */
+export const SEARCH_PAGE_SIZE = 20;
 
 /**
  * Text as search compares it: compatibility-decomposed (ﬁ is fi, ① is 1),
@@ -31,9 +37,55 @@ function fold(text: string): string {
     .replaceAll('ς', 'σ');
 }
 
+/**
+ * Every run of white space one space. Splitting and joining is about five
+ * times faster than replacing with a regular expression here (V8, text of
+ * many short words).
+ */
+function collapseSpaces(text: string): string {
+  return text.split(/\s+/).join(' ');
+}
+
 /** The text as search compares it (see fold), white space runs collapsed to one space. */
 export function foldForSearch(text: string): string {
-  return fold(text).replace(/\s+/gu, ' ');
+  return collapseSpaces(fold(text));
+}
+
+/** A word's fold that is empty or holds white space (a lone accent, or ¨, which is a space and an accent): the text needs collapsing again. */
+interface UnevenFold {
+  uneven: string;
+}
+
+/**
+ * foldForSearch for many texts that share their words, as a journal does:
+ * each distinct word is folded once and remembered, which makes folding a
+ * whole journal about ten times faster. The same result as foldForSearch,
+ * since fold maps each character on its own. The memory holds words of the
+ * owner's text: keep the folder only as long as one batch (an index build)
+ * and let it go with it; it forgets everything past `maxWords`.
+ */
+export function batchFolder(maxWords = 200_000): (text: string) => string {
+  const folds = new Map<string, string | UnevenFold>();
+  return (text) => {
+    let uneven = false;
+    const words = text.split(/\s+/);
+    for (let i = 0; i < words.length; i++) {
+      let folded = folds.get(words[i]);
+      if (folded === undefined) {
+        const plain = fold(words[i]);
+        folded = plain === '' || /\s/.test(plain) ? { uneven: plain } : plain;
+        if (folds.size >= maxWords) folds.clear();
+        folds.set(words[i], folded);
+      }
+      if (typeof folded === 'string') words[i] = folded;
+      else {
+        uneven = true;
+        words[i] = folded.uneven;
+      }
+    }
+    const joined = words.join(' ');
+    return uneven ? collapseSpaces(joined) : joined;
+  };
 }
 
 /**

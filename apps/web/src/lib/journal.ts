@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { HTTP_ROUTES, searchTerms, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
+import { HTTP_ROUTES, SEARCH_PAGE_SIZE, searchTerms, type JournalEntry, type JournalEntryBody } from '@vault/contracts';
 import { callApi, routeUrl } from './api';
 import { useDeferredDelete, type DeferredDelete } from './deferred-delete';
 import { toast } from './toast';
@@ -22,11 +22,16 @@ export function journalPageUrl(offset: number, limit = JOURNAL_PAGE_SIZE): strin
   return `${HTTP_ROUTES.journal.path}?limit=${limit}&offset=${offset}`;
 }
 
-/** The offset of the next page, or undefined when the last page was not full. */
-export function nextJournalOffset(lastPage: JournalEntry[], allPages: JournalEntry[][]): number | undefined {
-  if (lastPage.length < JOURNAL_PAGE_SIZE) return undefined;
-  return allPages.reduce((sum, page) => sum + page.length, 0);
+/** For pages of `pageSize` entries: the offset of the next page, or undefined when the last page was not full. */
+function nextOffset(pageSize: number) {
+  return (lastPage: JournalEntry[], allPages: JournalEntry[][]): number | undefined => {
+    if (lastPage.length < pageSize) return undefined;
+    return allPages.reduce((sum, page) => sum + page.length, 0);
+  };
 }
+
+/** The offset of the journal list's next page, or undefined when the last page was not full. */
+export const nextJournalOffset = nextOffset(JOURNAL_PAGE_SIZE);
 
 /** The entries, newest first, a page at a time; shared by the screen and its preload. */
 export const journalPagesQuery = infiniteQueryOptions({
@@ -51,8 +56,8 @@ export function journalSearchQuery(query: string) {
   return infiniteQueryOptions({
     queryKey: [...JOURNAL_KEY, 'search', query],
     initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) => callApi(HTTP_ROUTES.searchJournal, { body: { query, limit: JOURNAL_PAGE_SIZE, offset: pageParam }, signal }),
-    getNextPageParam: nextJournalOffset,
+    queryFn: ({ pageParam, signal }) => callApi(HTTP_ROUTES.searchJournal, { body: { query, limit: SEARCH_PAGE_SIZE, offset: pageParam }, signal }),
+    getNextPageParam: nextOffset(SEARCH_PAGE_SIZE),
     enabled: searchTerms(query).length > 0,
     gcTime: 0,
   });

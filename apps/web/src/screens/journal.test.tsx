@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PHOTO_MAX_BYTES, type JournalEntry } from '@vault/contracts';
+import { PHOTO_MAX_BYTES, SEARCH_PAGE_SIZE, type JournalEntry } from '@vault/contracts';
 import JournalScreen from './journal';
 import { json, mockFetch, renderWithProviders, text, type RouteHandler } from '../test/utils';
 import { PHOTO_SIZE_MESSAGE, PHOTO_TYPE_MESSAGE, photoFileProblem } from '../lib/photos';
@@ -507,7 +507,7 @@ describe('search', () => {
     await user.type(field, 'operation CAFE{Enter}');
     expect(await screen.findByText('1 entry matches')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Alpha' })).toBeNull();
-    expect(bodyOf(fetchMock, 'POST')).toEqual({ query: 'operation CAFE', limit: JOURNAL_PAGE_SIZE, offset: 0 });
+    expect(bodyOf(fetchMock, 'POST')).toEqual({ query: 'operation CAFE', limit: SEARCH_PAGE_SIZE, offset: 0 });
     const searchCall = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
     expect(String(searchCall[0])).toBe('/api/journal/search');
     const marks = [...document.querySelectorAll('mark')].map((mark) => mark.textContent);

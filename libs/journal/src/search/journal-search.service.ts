@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type JournalEntry, searchTerms } from '@vault/contracts';
+import { batchFolder, type JournalEntry, SEARCH_PAGE_SIZE, searchTerms } from '@vault/contracts';
 import { contextLogger } from '@vault/platform';
 import { DataKeyService } from '../crypto/data-key.service.js';
 import { openEntry } from '../entries/entry-cipher.js';
@@ -8,17 +8,18 @@ import { SearchFeedRepository, type SealedEntry } from './search-feed.repository
 
 /** How often an idle index looks for changes made through other replicas, and for an erase. */
 export const SEARCH_REFRESH_MS = 2_000;
-/** A search's page when it names none. */
-export const SEARCH_PAGE_DEFAULT = 50;
 
 /**
  * Journal search over the decrypted entries, kept in this process's memory
  * (SearchIndex) and nowhere else. The index follows the table, not the
  * requests: before every search, and every SEARCH_REFRESH_MS, it reads what
  * was written or removed since its last look (search-feed.repository.ts),
- * so an entry saved through any replica, a restore and an erase all show at
- * the next search; when its size disagrees with the table's (rows removed
- * without a note, as a restore's discard does) it is built again.
+ * so an entry saved or deleted through any replica, and a restore, show at
+ * the next search. Rows removed without a note (an erase, a restore's
+ * discard: every row at once) are found by counting, which the timer's looks
+ * do (a search's look skips the count, which grows with the journal): until
+ * then such an entry is left out of the answers, as its row is gone, and at
+ * the next timed look the index is built again.
  */
 @Injectable()
 export class JournalSearchService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -32,6 +33,8 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
   private running: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Whether the next look counts the rows (the timer's looks do). */
+  private countDue = false;
 
   constructor(
     private readonly feed: SearchFeedRepository,
@@ -42,6 +45,7 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
   onApplicationBootstrap() {
     this.refresh().catch((error: Error) => this.logger.warn({ err: error.message }, 'The search index could not be built yet; the next search tries again'));
     this.timer = setInterval(() => {
+      this.countDue = true;
       this.refresh().catch((error: Error) => this.logger.warn({ err: error.message }, 'The search index could not look for changes'));
     }, SEARCH_REFRESH_MS);
     this.timer.unref();
@@ -61,7 +65,7 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
 
   async search(query: string, page: { limit?: number; offset?: number }): Promise<JournalEntry[]> {
     await this.refresh();
-    const ids = this.index.match(searchTerms(query), page.offset ?? 0, page.limit ?? SEARCH_PAGE_DEFAULT);
+    const ids = this.index.match(searchTerms(query), page.offset ?? 0, page.limit ?? SEARCH_PAGE_SIZE);
     if (ids.length === 0) return [];
     const rows = new Map((await this.feed.rows(ids)).map((row) => [row.id, row]));
     const key = await this.keys.current();
@@ -88,10 +92,12 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
 
   private async look(): Promise<void> {
     const generation = this.generation;
+    const counted = this.countDue;
+    this.countDue = false;
     if (this.horizon !== undefined) {
-      const glance = await this.feed.glance(this.horizon);
+      const glance = await this.feed.glance(this.horizon, counted);
       if (generation !== this.generation) return;
-      if (!glance.changed && glance.total === this.index.size) {
+      if (!glance.changed && (glance.total === undefined || glance.total === this.index.size)) {
         this.horizon = glance.horizon;
         return;
       }
@@ -116,9 +122,11 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
     if (rows.length === 0) return;
     // Only rows bring the data key out: an empty or erased journal makes none.
     const key = await this.keys.current();
+    // One folder for these rows only: its remembered words go with it.
+    const fold = batchFolder();
     for (const row of rows) {
       const entry = openEntry(key, row);
-      index.put({ id: entry.id, createdAt: row.createdAt, title: entry.title, content: entry.content });
+      index.put({ id: entry.id, createdAt: row.createdAt, title: entry.title, content: entry.content }, fold);
     }
   }
 }

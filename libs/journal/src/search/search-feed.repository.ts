@@ -22,8 +22,8 @@ const HORIZON = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text`;
 export interface Glance {
   /** The oldest transaction still running: every row written before it is visible now, and the next look starts here. */
   horizon: string;
-  /** How many entries exist. */
-  total: number;
+  /** How many entries exist; left out when the glance was not asked to count. */
+  total?: number;
   /** Whether a row was written or removed at or after `since`. */
   changed: boolean;
 }
@@ -38,16 +38,23 @@ export interface Glance {
 export class SearchFeedRepository {
   constructor(@InjectJournalDb() private readonly db: Database) {}
 
-  /** One statement, so one snapshot: the horizon, the count, whether anything changed since `since`. */
-  async glance(since: string): Promise<Glance> {
-    const [row] = await this.db
-      .select({
-        horizon: HORIZON,
-        total: count(),
-        changed: sql<boolean>`exists (select 1 from ${entries} where ${entries.revision} >= ${since}::xid8)
-          or exists (select 1 from ${entryRemovals} where ${entryRemovals.revision} >= ${since}::xid8)`,
-      })
-      .from(entries);
+  /**
+   * One statement, so one snapshot: the horizon, whether anything changed
+   * since `since` and, when `counted`, the count (a scan, the one part that
+   * grows with the journal). "Changed" compares the newest revisions, which
+   * PostgreSQL reads from the end of their indexes whatever its statistics
+   * say: as `exists (... where revision >= since)`, a table not yet
+   * analysed (just restored, or filled since the start) was scanned whole,
+   * 3 ms a search at 10,000 entries.
+   */
+  async glance(since: string, counted: boolean): Promise<Glance> {
+    const changed = sql<boolean>`coalesce((select max(${entries.revision}) from ${entries}) >= ${since}::xid8, false)
+          or coalesce((select max(${entryRemovals.revision}) from ${entryRemovals}) >= ${since}::xid8, false)`;
+    if (!counted) {
+      const { rows } = (await this.db.execute(sql`select ${HORIZON} as horizon, ${changed} as changed`)) as unknown as { rows: Glance[] };
+      return rows[0];
+    }
+    const [row] = await this.db.select({ horizon: HORIZON, total: count(), changed }).from(entries);
     return row;
   }
 

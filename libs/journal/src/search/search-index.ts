@@ -33,8 +33,9 @@ export class SearchIndex {
     return copy;
   }
 
-  put(entry: { id: string; createdAt: Date; title?: string; content: string }): void {
-    const text = `${entry.title ? foldForSearch(entry.title) : ''}\n${foldForSearch(entry.content)}`;
+  /** Adds or replaces an entry; `fold` is foldForSearch or a batchFolder of it, for many entries at once. */
+  put(entry: { id: string; createdAt: Date; title?: string; content: string }, fold: (text: string) => string = foldForSearch): void {
+    const text = `${entry.title ? fold(entry.title) : ''}\n${fold(entry.content)}`;
     this.byId.set(entry.id, { id: entry.id, createdAt: entry.createdAt.getTime(), text });
     this.sorted = false;
   }
