@@ -59,6 +59,12 @@ test.describe('journal: search, Markdown, on this day', () => {
     const tag = tagOf(testInfo.project.name);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
+    // What the page's Content-Security-Policy blocked, had anything tried.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { cspViolations: seen });
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+    });
     await signInByApi(page, owner, '/journal');
     await writeEntry(page, {
       title: `Briefing ${tag}`,
@@ -85,6 +91,11 @@ test.describe('journal: search, Markdown, on this day', () => {
         '<img src="http://127.0.0.2:9/pixel.png" onerror="document.title = \'pwned\'">',
         '![tracker](http://127.0.0.2:9/t.gif) [run](javascript:document.title="pwned")',
         '<a href="http://127.0.0.2:9/" onclick="document.title = \'pwned\'">raw</a> &lt;b&gt;',
+        '<svg onload="document.title = \'pwned\'"></svg><iframe src="http://127.0.0.2:9/frame"></iframe><style>body { display: none }</style>',
+        '[data](data:text/html,<script>alert(1)</script>) [vb](vbscript:msgbox) &#x3C;img src=x onerror=alert(1)&#x3E; &amp;lt;i&amp;gt;',
+        // A list and a quote nested 40 deep.
+        Array.from({ length: 40 }, (_, depth) => `${'  '.repeat(depth)}- level ${depth}`).join('\n'),
+        `${'> '.repeat(40)}deep quote`,
       ].join('\n\n'),
     });
     await page.reload();
@@ -104,8 +115,19 @@ test.describe('journal: search, Markdown, on this day', () => {
     const hostile = logs.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `Hostile ${tag}` }) });
     await expect(hostile).toContainText('<script>document.title = "pwned"</script>');
     await expect(hostile).toContainText('[image: tracker]');
-    await expect(hostile.locator('img, script, a')).toHaveCount(0);
+    // The entry's own text (its item also holds the app's buttons and their icons).
+    await expect(hostile.locator('.entry-markdown').locator('img, script, a, svg, iframe, style')).toHaveCount(0);
+    // The deepest item rendered in its list (the entry's preview may clip it from view).
+    await expect(hostile.locator('.entry-markdown li').getByText('level 39', { exact: true })).toBeAttached();
     expect(await page.title()).not.toBe('pwned');
+    // No element of the page carries an event handler attribute, and the policy had nothing to block.
+    const handlers = await page.evaluate(() =>
+      [...document.querySelectorAll('*')].flatMap((element) =>
+        [...element.attributes].filter((attribute) => attribute.name.startsWith('on')).map((attribute) => `${element.tagName} ${attribute.name}`),
+      ),
+    );
+    expect(handlers).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
 
     await page.setViewportSize({ width: 375, height: 812 });
     await briefing.scrollIntoViewIfNeeded();

@@ -56,6 +56,11 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
     await this.running.catch(() => undefined);
   }
 
+  /** How many entries the index holds now (no look first). */
+  get indexed(): number {
+    return this.index.size;
+  }
+
   /** After an erase: the decrypted text leaves memory now; the next look builds the index from what is left. */
   forget(): void {
     this.index = new SearchIndex();
