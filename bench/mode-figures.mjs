@@ -7,7 +7,7 @@
 // write. `npm run bench` uses these; alone, on a small scale:
 //
 //   node bench/mode-figures.mjs embedded [--restarts 3] [--writes 20]
-//   NATS_URL=nats://127.0.0.1:4301 node bench/mode-figures.mjs distributed
+//   node bench/mode-figures.mjs distributed
 //
 // prints the rows it would add to the bench's table.
 import { fileURLToPath } from 'node:url';

@@ -1,11 +1,13 @@
 // A run mode on data of its own, for a part of the bench run alone: the
 // embedded vault in a fresh folder, or the distributed stack on a fresh
-// database and bucket of the local servers; `cleanup` removes them.
+// database and bucket of the local servers and a NATS server of its own
+// (private-nats.mjs); `cleanup` removes them.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distributedEnv, distributedMode, embeddedMode } from '../scripts/lib/vault-launcher.mjs';
+import { startPrivateNats } from './private-nats.mjs';
 
 /**
  * @param {string} which 'embedded' or 'distributed'
@@ -22,8 +24,10 @@ export async function ownMode(which, port) {
   const pg = (await import('pg')).default;
   const database = `postgres://postgres@127.0.0.1:5432/vault_bench_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(database);
-  const env = distributedEnv(database);
+  const nats = await startPrivateNats();
+  const env = { ...distributedEnv(database), NATS_URL: nats.url };
   const cleanup = async () => {
+    await nats.stop();
     const admin = new pg.Client({ connectionString: database.replace(/\/[^/]+$/, '/postgres') });
     await admin.connect();
     await admin.query(`drop database if exists ${database.split('/').pop()} with (force)`);
