@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { type MomentKind, MOMENT, momentKind, unescapeDayOne } from './day-one-text.js';
+import { parseForeignDate } from './foreign-date.js';
+import { type ForeignEntry, type ForeignPhoto, ImportRefusal, type SkippedItem } from './foreign-entry.js';
+
+/** A photo, video, recording or PDF of an entry: its `identifier` is what the text names, its `md5` names the file. */
+const Moment = z.looseObject({
+  identifier: z.string().optional(),
+  md5: z.string().optional(),
+  type: z.string().optional(),
+  orderInEntry: z.number().optional(),
+});
+type Moment = z.infer<typeof Moment>;
+
+/** An entry as Day One's JSON export writes it; only the uuid and the creation date are sure to be there. */
+const DayOneEntry = z.looseObject({
+  uuid: z.string().min(1).max(100),
+  creationDate: z.string(),
+  modifiedDate: z.string().optional(),
+  text: z.string().optional(),
+  richText: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  photos: z.array(Moment).optional(),
+  videos: z.array(Moment).optional(),
+  audios: z.array(Moment).optional(),
+  pdfAttachments: z.array(Moment).optional(),
+});
+type DayOneEntry = z.infer<typeof DayOneEntry>;
+
+/** One `<Journal name>.json` of the zip, parsed. */
+export interface DayOneJournal {
+  /** The file's name in the zip. */
+  file: string;
+  json: unknown;
+}
+
+/** The media files of the zip: a file's path by its folder (`photos`, `videos`, `audios`, `pdfs`) and md5. */
+export interface DayOneMedia {
+  find(folder: string, md5: string, type: string | undefined): string | undefined;
+}
+
+const FOLDERS: Record<MomentKind, string> = { photos: 'photos', videos: 'videos', audios: 'audios', pdfAttachments: 'pdfs' };
+const NOUNS: Record<MomentKind, string> = { photos: 'photo', videos: 'video', audios: 'audio recording', pdfAttachments: 'PDF' };
+const PHOTO_TYPES: Record<string, ForeignPhoto['contentType']> = {
+  jpeg: 'image/jpeg',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/**
+ * The entries of a Day One JSON export (every journal of the zip): each
+ * with its creation and modification times, its text as Markdown (Day One's
+ * escapes undone where they change nothing, `# Title` first lines as the
+ * title), its tags as the text's last line, its photos for the photo vault,
+ * and a line in place of each photo, video, recording or PDF reference.
+ * What the vault cannot take (videos, recordings, PDFs, HEIC photos, files
+ * missing from the zip, an entry given twice) is named in `skipped`. A file
+ * that is not a Day One journal, or an entry without an id or with a date
+ * that is not one, refuses the whole import.
+ */
+export function dayOneEntries(journals: DayOneJournal[], media: DayOneMedia): { entries: ForeignEntry[]; skipped: SkippedItem[] } {
+  const parsed = journals.map((journal) => ({ file: journal.file, entries: journalEntries(journal) }));
+  // Day One may list a photo under one entry and name it from another's text: look identifiers up across the export.
+  const moments = new Map<string, { kind: MomentKind; moment: Moment }>();
+  for (const { entries } of parsed)
+    for (const entry of entries)
+      for (const kind of Object.keys(FOLDERS) as MomentKind[])
+        for (const moment of entry[kind] ?? []) if (moment.identifier) moments.set(moment.identifier.toUpperCase(), { kind, moment });
+
+  const entries: ForeignEntry[] = [];
+  const skipped: SkippedItem[] = [];
+  const seen = new Set<string>();
+  for (const journal of parsed) {
+    for (const entry of journal.entries) {
+      const source = `${journal.file}, entry ${entry.uuid}`;
+      const key = `dayone:${entry.uuid.toUpperCase()}`;
+      if (seen.has(key)) {
+        skipped.push({ source, reason: 'the export holds this entry twice; it was imported once' });
+        continue;
+      }
+      seen.add(key);
+      entries.push(toEntry(entry, source, key, moments, media, skipped));
+    }
+  }
+  return { entries, skipped };
+}
+
+function journalEntries({ file, json }: DayOneJournal): DayOneEntry[] {
+  const list = (json as { entries?: unknown } | null)?.entries;
+  if (typeof json !== 'object' || json === null || !Array.isArray(list))
+    throw new ImportRefusal(400, `${file} is not a Day One journal (it has no "entries" list)`);
+  return list.map((raw, index) => {
+    const entry = DayOneEntry.safeParse(raw);
+    if (!entry.success) {
+      const issue = entry.error.issues[0];
+      throw new ImportRefusal(400, `${file}, entry ${index + 1}: ${issue.path.join('.') || 'the entry'} ${issue.message.toLowerCase()}`);
+    }
+    return entry.data;
+  });
+}
+
+function toEntry(
+  entry: DayOneEntry,
+  source: string,
+  key: string,
+  moments: Map<string, { kind: MomentKind; moment: Moment }>,
+  media: DayOneMedia,
+  skipped: SkippedItem[],
+): ForeignEntry {
+  const createdAt = parseForeignDate(entry.creationDate);
+  if (!createdAt) throw new ImportRefusal(400, `${source}: creationDate is not a date (${entry.creationDate.slice(0, 40)})`);
+  const modifiedAt = entry.modifiedDate === undefined ? createdAt : parseForeignDate(entry.modifiedDate);
+  if (!modifiedAt) throw new ImportRefusal(400, `${source}: modifiedDate is not a date (${String(entry.modifiedDate).slice(0, 40)})`);
+
+  const photos: ForeignPhoto[] = [];
+  const placed = new Set<string>();
+  /** The line that stands for a photo, video, recording or PDF in the text. */
+  const place = (kind: MomentKind, identifier: string): string => {
+    const found = moments.get(identifier.toUpperCase());
+    placed.add(identifier.toUpperCase());
+    const noun = NOUNS[found?.kind ?? kind];
+    const what = `${noun} ${identifier}`;
+    if (!found) {
+      skipped.push({ source, reason: `the text names a ${what} the export does not describe` });
+      return `*[${noun} not in the export]*`;
+    }
+    if (found.kind !== 'photos') {
+      skipped.push({ source, reason: `the ${what}: the vault keeps photos only` });
+      return `*[${noun} not imported: the vault keeps photos only]*`;
+    }
+    const type = found.moment.type?.toLowerCase();
+    const file = found.moment.md5 ? media.find('photos', found.moment.md5.toLowerCase(), type) : undefined;
+    if (!file) {
+      skipped.push({ source, reason: `the ${what}: its file is not in the export` });
+      return `*[photo missing from the export]*`;
+    }
+    const contentType = PHOTO_TYPES[file.split('.').pop()?.toLowerCase() ?? ''];
+    if (!contentType) {
+      skipped.push({ source, reason: `the ${what}: ${file.split('.').pop()?.toUpperCase()} photos are not kept by the vault (JPEG, PNG, GIF and WebP are)` });
+      return `*[photo not imported: ${file.split('.').pop()?.toUpperCase()}]*`;
+    }
+    photos.push({ file, contentType });
+    return `*[photo ${photos.length}, in the photo vault]*`;
+  };
+
+  let text = entry.text ?? richTextPlain(entry.richText);
+  text = text.replace(MOMENT, (_, kind: string | undefined, identifier: string) => place(momentKind(kind), identifier));
+  // Media the entry holds but its text does not name: after the text, in the entry's order.
+  const unplaced = (Object.keys(FOLDERS) as MomentKind[])
+    .flatMap((kind) => (entry[kind] ?? []).map((moment, index) => ({ kind, moment, index })))
+    .filter(({ moment }) => moment.identifier && !placed.has(moment.identifier.toUpperCase()))
+    .sort((a, b) => (a.moment.orderInEntry ?? a.index) - (b.moment.orderInEntry ?? b.index));
+  const trailing = unplaced.map(({ kind, moment }) => place(kind, moment.identifier as string));
+  if (trailing.length > 0) text = `${text.trimEnd()}\n\n${trailing.join('\n\n')}`;
+
+  const { title, body } = splitTitle(unescapeDayOne(text));
+  const tags = [...new Set((entry.tags ?? []).map((tag) => tag.trim()).filter(Boolean))];
+  const content = tags.length > 0 ? `${body}${body ? '\n\n' : ''}Tags: ${tags.join(', ')}` : body;
+  return { key, source, title, content, createdAt, updatedAt: modifiedAt, photos };
+}
+
+/** A first line `# Title` is the entry's title, as Day One writes a titled entry; the rest is its text. */
+function splitTitle(text: string): { title?: string; body: string } {
+  const match = /^#[ \t]+(.*?)[ \t#]*(?:\r?\n|$)/.exec(text);
+  if (!match?.[1].trim()) return { body: text.trim() };
+  return { title: match[1].trim(), body: text.slice(match[0].length).trim() };
+}
+
+/** The text of Day One's rich text (a JSON string: `{"contents": [{"text": ...}]}`), for an entry exported without `text`. */
+function richTextPlain(richText: string | undefined): string {
+  if (!richText) return '';
+  try {
+    const parsed = JSON.parse(richText) as { contents?: Array<{ text?: unknown }> };
+    return (parsed.contents ?? []).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  } catch {
+    return '';
+  }
+}

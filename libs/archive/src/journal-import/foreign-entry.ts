@@ -1,0 +1,64 @@
+import { JOURNAL_CONTENT_MAX, TITLE_MAX } from '@vault/contracts';
+
+/** A photo an entry of another app holds, as a file of the uploaded archive. */
+export interface ForeignPhoto {
+  /** Its path in the archive. */
+  file: string;
+  contentType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+}
+
+/**
+ * One entry of another app's export, as the vault will store it. `key`
+ * names it in its source for good (Day One's entry id, a note's own id, or
+ * the SHA-256 of a file's bytes): importing the same export twice finds the
+ * key already there and adds nothing.
+ */
+export interface ForeignEntry {
+  key: string;
+  /** Where it came from, for the summary's lines: `Travel.json, entry 12`, `notes/a.md`. */
+  source: string;
+  title?: string;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+  photos: ForeignPhoto[];
+}
+
+/** What an import leaves out, and why, in the owner's words. */
+export interface SkippedItem {
+  source: string;
+  reason: string;
+}
+
+/** A refusal of the whole import: the file as a whole is not one the vault can take (answered 400 or 413). */
+export class ImportRefusal extends Error {
+  constructor(
+    readonly status: 400 | 413 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The entry as the vault can hold it, or the reason it cannot: a title is
+ * cut to the vault's length (its whole text stays in the content's first
+ * line), an empty entry is skipped, one longer than the vault holds too.
+ */
+export function fitEntry(entry: ForeignEntry): { entry: ForeignEntry } | { skipped: SkippedItem } {
+  let { title, content } = entry;
+  title = title?.trim() || undefined;
+  if (title && title.length > TITLE_MAX) {
+    content = `${title}\n\n${content}`;
+    title = `${[...title].slice(0, TITLE_MAX - 1).join('')}…`;
+  }
+  if (content.trim().length === 0) {
+    if (!title) return { skipped: { source: entry.source, reason: 'it holds no text' } };
+    // A title alone: the vault's entries need content, so the title is the content too.
+    content = title;
+  }
+  if (content.length > JOURNAL_CONTENT_MAX) {
+    return { skipped: { source: entry.source, reason: `its text has ${content.length} characters, more than the ${JOURNAL_CONTENT_MAX} an entry holds` } };
+  }
+  return { entry: { ...entry, title, content } };
+}
