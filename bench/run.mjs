@@ -449,6 +449,16 @@ function searchRows() {
       `${which === 'embedded' ? 'the vault' : 'journal-svc'} started (ready after ${(s.readyMs / 1000).toFixed(2)} s), sign-in, the index built from every entry, the search`,
       s.firstSearchMs < 3000,
     );
+    const rise = s.indexedRssMb - s.emptyRssMb;
+    row(
+      'search',
+      `${which}: resident memory with ${s.entries} entries indexed, above the same ${which === 'embedded' ? 'vault' : 'journal-svc'} empty`,
+      rise.toFixed(1),
+      'MB',
+      '< 60',
+      `${s.emptyRssMb.toFixed(0)} -> ${s.indexedRssMb.toFixed(0)} MB after a sign-in and searches, each`,
+      rise < 60,
+    );
     // The same in both modes: journal-svc's SearchIndex, measured in the bench's process.
     if (which === 'embedded')
       row(

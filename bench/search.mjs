@@ -4,12 +4,15 @@
 // holding 10,000 entries of realistic lengths in several scripts, stored
 // through its API; one user's searches (words common and rare, phrases,
 // accents folded) timed through HTTP; the first search after a restart (the
-// index built from every entry); and the memory the index holds, built here
-// from the same entries with journal-svc's own SearchIndex. Prints one JSON line.
+// index built from every entry); the resident memory of the process holding
+// the index, empty and with every entry; and the heap the index holds, built
+// here from the same entries with journal-svc's own SearchIndex. Prints one
+// JSON line.
 import { SearchIndex } from '../libs/journal/dist/search/search-index.js';
 import { batchFolder, SEARCH_PAGE_SIZE, searchTerms } from '@vault/contracts';
 import { login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 import { ownMode } from './own-mode.mjs';
+import { processMemory } from './process-tree.mjs';
 import { inParallel } from './vault-process.mjs';
 
 const ENTRIES = Number(process.env.BENCH_SEARCH_ENTRIES ?? 10_000);
@@ -82,8 +85,8 @@ function indexMemory() {
  * replica that starts builds its own index). `onStopped` is called between.
  */
 async function restartIndexHolder(running, onStopped) {
-  const at = running.mode.apps.findIndex((app) => app.entry.startsWith('apps/journal-svc/'));
-  if (at === -1) {
+  const at = holderAt(running);
+  if (running.mode.apps.length === 1) {
     await stopMode(running);
     onStopped();
     return startMode(running.mode);
@@ -97,11 +100,28 @@ async function restartIndexHolder(running, onStopped) {
   return running;
 }
 
+/** The process that holds the search index: journal-svc in the distributed mode, the vault in the embedded one. */
+const holderAt = (running) =>
+  Math.max(
+    0,
+    running.mode.apps.findIndex((app) => app.entry.startsWith('apps/journal-svc/')),
+  );
+
+/** Its resident memory now, in MB (its own, not its children's: the embedded vault's PostgreSQL holds no index). */
+function holderRssMb(running) {
+  const memory = processMemory(running.pids[holderAt(running)]);
+  if (!memory) throw new Error('the process holding the search index is gone');
+  return memory.rssMb;
+}
+
 async function main(which) {
   const { mode, cleanup } = await ownMode(which, PORT);
   let running = await startMode(mode);
   try {
     let cookie = await login(mode.base);
+    // The same vault with nothing to index: after a sign-in and a search, as below.
+    await search(mode.base, cookie, 'harbour');
+    const emptyRssMb = holderRssMb(running);
     const seedStarted = performance.now();
     await inParallel(ENTRIES, 16, async (n) => {
       const response = await fetch(`${mode.base}/api/journal`, {
@@ -134,6 +154,7 @@ async function main(which) {
       byQuery[query].push(result.ms);
     }
     times.sort((a, b) => a - b);
+    const indexedRssMb = holderRssMb(running);
     const medians = Object.fromEntries(
       Object.entries(byQuery).map(([query, ms]) => [
         query,
@@ -147,7 +168,7 @@ async function main(which) {
     );
     const memory = indexMemory();
     process.stdout.write(
-      `${JSON.stringify({ mode: which, entries: ENTRIES, seedSeconds, readyMs, firstSearchMs, p50: percentile(times, 50), p95: percentile(times, 95), searches: SEARCHES, found, medians, ...memory })}\n`,
+      `${JSON.stringify({ mode: which, entries: ENTRIES, seedSeconds, readyMs, firstSearchMs, p50: percentile(times, 50), p95: percentile(times, 95), searches: SEARCHES, found, medians, emptyRssMb, indexedRssMb, ...memory })}\n`,
     );
   } finally {
     await stopMode(running);

@@ -11,11 +11,16 @@ function stat(page: Page, label: string) {
 }
 
 async function expectNoHorizontalOverflow(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+  const { scrollWidth, innerWidth, outside } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
+    // What sticks out on the right, so that a failure names it.
+    outside: [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right ${Math.round(element.getBoundingClientRect().right)}`)
+      .slice(0, 5),
   }));
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  expect(scrollWidth, `wider than the screen: ${outside.join('; ')}`).toBeLessThanOrEqual(innerWidth);
 }
 
 test.describe('planner: targets card', () => {

@@ -14,7 +14,7 @@ export default function DashboardScreen() {
   return (
     <ScreenFrame title="COMMAND CENTER" subtitle="Daily mission control" icon={<ShieldIcon />}>
       <StatRow />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <MissionScheduleCard />
         <TargetsCard />
         <IntelligenceLogCard />

@@ -49,7 +49,7 @@ export default function JournalScreen() {
         <PhotoVault />
         <OnThisDay />
 
-        <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:items-start">
           <NewEntryForm />
           <Panel title="INTELLIGENCE LOGS" icon={<BookIcon />} accent="yellow" className="lg:col-span-2">
             <SearchForm onSearch={setQuery} />

@@ -36,10 +36,10 @@ export default function TargetsScreen() {
         <StatCard label="Success Rate" value={count(`${stats.successRate}%`)} icon={<ActivityIcon />} tone="cyan" />
       </dl>
 
-      <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:items-start">
         <NewTargetForm pending={createTarget.isPending} onCreate={(input, reset) => createTarget.mutate(input, { onSuccess: reset })} />
 
-        <div className="space-y-6 lg:col-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <Panel title="Active Targets" icon={<TargetIcon />} accent="red">
             {targetsQuery.isError ? (
               <LoadError error={targetsQuery.error} onRetry={() => void targetsQuery.refetch()} retrying={targetsQuery.isFetching} />

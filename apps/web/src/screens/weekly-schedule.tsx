@@ -46,7 +46,7 @@ export default function WeeklyScheduleScreen() {
     <ScreenFrame title="WEEKLY SCHEDULE TEMPLATES" subtitle="Create different schedules for each day of the week" icon={<CalendarIcon />}>
       {/* ADD TEMPLATE comes first in the page, so a phone shows it (and a keyboard reaches it)
           before a long list; from 1024 px it is the side panel on the right. */}
-      <div className="grid gap-6 lg:grid-cols-3 lg:items-start">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:items-start">
         <AddTemplatePanel day={day} className="lg:col-start-3 lg:row-start-1" />
         <Panel
           title="WEEKLY TEMPLATES"
