@@ -25,6 +25,8 @@ test.describe('planner: dashboard', () => {
     const weekday = now.getUTCDay();
 
     await page.setViewportSize({ width: 1440, height: 900 });
+    // The page's day is the test's, even when the run crosses midnight (CI once failed so at 00:00 UTC).
+    await page.clock.setFixedTime(now);
     await signInByApi(page, owner);
     const toast = toasts(page);
     const schedule = panel(page, 'MISSION SCHEDULE');

@@ -72,10 +72,15 @@ describe('a gateway told to stop (SIGTERM) with VAULT_STOP_DELAY_SECONDS', () =>
       await sleep(100);
     }
 
-    // Not ready from the first look on, saying why.
-    expect(seen[0].ready).toBe('503 Not ready: stopping');
+    // Not ready at once, saying why: the signal reaches the gateway's event loop beside the first
+    // look, which may come first (CI once saw a 200 there under load), so within half a second, and
+    // never ready again after.
+    const stopping = seen.findIndex((s) => s.ready === '503 Not ready: stopping');
+    expect(stopping).toBeGreaterThanOrEqual(0);
+    expect(seen[stopping].at).toBeLessThan(500);
+    expect(seen.slice(0, stopping).map((s) => s.ready)).toEqual(seen.slice(0, stopping).map(() => '200'));
     // Every new connection within the delay answered (a margin for the event loop of a busy machine).
-    const withinDelay = seen.filter((s) => s.at < STOP_DELAY_SECONDS * 1000 - 300);
+    const withinDelay = seen.slice(stopping).filter((s) => s.at < STOP_DELAY_SECONDS * 1000 - 300);
     expect(withinDelay.length).toBeGreaterThanOrEqual(5);
     expect(withinDelay.filter((s) => s.ready !== '503 Not ready: stopping' || s.live !== '200')).toEqual([]);
     // Then it closes and ends: not before the delay, and soon after it.
