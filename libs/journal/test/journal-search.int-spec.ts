@@ -129,8 +129,13 @@ describe('journal search across replicas', () => {
 
   it('answers a page at a time, newest first', async () => {
     for (let n = 1; n <= 5; n++) await call(first, 'create', { content: `Report ${n}` });
+    const all = await call<JournalEntry[]>(second, 'searchEntries', { query: 'report' });
+    // Newest first; entries written in the same millisecond come in the list's order (by id), not by their number.
+    const times = all.map((entry) => entry.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(all.map((entry) => entry.content).sort()).toEqual(['Report 1', 'Report 2', 'Report 3', 'Report 4', 'Report 5']);
     const page = await call<JournalEntry[]>(second, 'searchEntries', { query: 'report', limit: 2, offset: 1 });
-    expect(page.map((entry) => entry.content)).toEqual(['Report 4', 'Report 3']);
+    expect(page).toEqual(all.slice(1, 3));
   });
   it('drops what went without a note (a discarded restore), on every replica', async () => {
     await call(first, 'create', { content: 'Restored, then discarded' });
