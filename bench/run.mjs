@@ -459,17 +459,10 @@ function searchRows() {
       `${s.emptyRssMb.toFixed(0)} -> ${s.indexedRssMb.toFixed(0)} MB after a sign-in and searches, each`,
       rise < 60,
     );
-    // The same in both modes: journal-svc's SearchIndex, measured in the bench's process.
+    // The same in both modes: journal-svc's SearchIndex, measured in the bench's process. A detail of
+    // the row above, not the budget's measure: the resident memory holds what the build leaves too.
     if (which === 'embedded')
-      row(
-        'search',
-        `the index's memory (${s.size} entries)`,
-        s.heldMb.toFixed(1),
-        'MB',
-        '< 60',
-        `heap held; folded in ${s.foldMs.toFixed(0)} ms`,
-        s.heldMb < 60,
-      );
+      row('search', `the index's own heap (${s.size} entries)`, s.heldMb.toFixed(1), 'MB', '', `heap held; folded in ${s.foldMs.toFixed(0)} ms`);
   }
 }
 
