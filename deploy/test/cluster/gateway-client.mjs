@@ -171,8 +171,11 @@ export function summarize(results) {
   const groups = {};
   for (const r of failed) {
     const key = `${r.status || 'network'} ${r.method} ${r.path.split('?')[0]}`;
-    groups[key] ??= { count: 0, detail: r.detail };
+    // How long the failed ones took tells a timeout (the gateway's RPC timeout) from a refusal at once.
+    const took = Math.round((r.ended - r.started) / 100) / 10;
+    groups[key] ??= { count: 0, detail: r.detail, tookSeconds: [took, took] };
     groups[key].count++;
+    groups[key].tookSeconds = [Math.min(groups[key].tookSeconds[0], took), Math.max(groups[key].tookSeconds[1], took)];
   }
   const seconds = results.length ? (Math.max(...results.map((r) => r.ended)) - Math.min(...results.map((r) => r.started))) / 1000 : 0;
   return { total: results.length, failed: failed.length, seconds, rate: seconds ? results.length / seconds : 0, groups };

@@ -33,6 +33,9 @@ export async function startService(config: VaultConfig, name: ServiceName, domai
         url: databaseUrlFor(config, name),
         poolSize: config.DATABASE_POOL_SIZE,
         keepOpen: readyConnections,
+        // A busy replica (a node starting pods beside it) queues for its pool: it waits for a
+        // connection as long as the gateway waits for its answer, never less than the prompt 2 s.
+        connectionWaitMs: Math.max(2000, config.RPC_TIMEOUT_MS),
       }),
       TransportServerModule.forServer(transport, `${name}-svc`),
       EventsModule.forRoot({ kind: 'jetstream', url: config.NATS_URL, consumerName: `${name}-svc` }),

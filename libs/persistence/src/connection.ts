@@ -22,6 +22,11 @@ export type ConnectionOptions =
       poolSize?: number;
       /** Connections the pool keeps open however idle: a replica's first requests then open none. */
       keepOpen?: number;
+      /**
+       * How long a query waits for a connection (a free one of the pool, or a new one) before it
+       * fails as an outage (503). 2 s by default: a dead server surfaces as a prompt error, not a hung request.
+       */
+      connectionWaitMs?: number;
     };
 
 export type Connection =
@@ -74,8 +79,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Connec
     connectionString: options.url,
     max: options.poolSize ?? 10,
     min: options.keepOpen ?? 0,
-    // A dead server must surface as a prompt error, not a hung request.
-    connectionTimeoutMillis: 2000,
+    connectionTimeoutMillis: options.connectionWaitMs ?? 2000,
   });
   return {
     kind: 'postgres',

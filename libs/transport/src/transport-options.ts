@@ -1,4 +1,4 @@
-import { Transport, type ClientProxy, type CustomTransportStrategy, type MicroserviceOptions, type NatsOptions } from '@nestjs/microservices';
+import type { ClientProxy, CustomTransportStrategy, MicroserviceOptions, NatsOptions } from '@nestjs/microservices';
 import { NO_OBSERVABILITY, type Observability } from '@vault/platform';
 import { DrainingServerNats } from './draining-server-nats.js';
 import { InProcessBroker, InProcessClient, InProcessServer } from './in-process.transport.js';
@@ -16,17 +16,16 @@ export function createClientProxy(options: TransportOptions, clientName: string,
 /**
  * A queue group: replicas of one service share its messages instead of each answering.
  * Stopping, a replica first leaves the group (new requests go to the others), then
- * finishes what it has taken before it closes: the gateway waits at most RPC_TIMEOUT_MS
- * (1.5 s by default) for those answers, so 2 s covers them.
+ * finishes what it has taken before it closes (DrainingServerNats).
  */
 function natsServerOptions(url: string, serviceName: string): NonNullable<NatsOptions['options']> {
-  return { servers: [url], queue: serviceName, name: serviceName, gracefulShutdown: true, gracePeriod: 2000, ...NATS_RECONNECT };
+  return { servers: [url], queue: serviceName, name: serviceName, ...NATS_RECONNECT };
 }
 
 /** The server side of the same choice, for `connectMicroservice`. */
 export function microserviceOptions(options: TransportOptions, serviceName: string, observability: Observability = NO_OBSERVABILITY): MicroserviceOptions {
   if (options.kind === 'in-process') return { strategy: new InProcessServer(options.broker, observability) };
-  return { transport: Transport.NATS, options: natsServerOptions(options.url, serviceName) };
+  return { strategy: createServer(options, serviceName, observability) };
 }
 
 /**
@@ -35,5 +34,6 @@ export function microserviceOptions(options: TransportOptions, serviceName: stri
  */
 export function createServer(options: TransportOptions, serviceName: string, observability: Observability = NO_OBSERVABILITY): CustomTransportStrategy {
   if (options.kind === 'in-process') return new InProcessServer(options.broker, observability);
-  return new DrainingServerNats(natsServerOptions(options.url, serviceName), observability);
+  // It answers what it has taken for as long as the gateway waits for an answer.
+  return new DrainingServerNats(natsServerOptions(options.url, serviceName), options.timeoutMs, observability);
 }
