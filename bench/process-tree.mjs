@@ -24,6 +24,37 @@ export function processMemory(pid) {
   return { pid, name: processName(pid), rssMb: Number(rss[1]) / 1024, pssMb: pss ? Number(pss[1]) / 1024 : undefined };
 }
 
+/** One process's resident set (VmRSS) in bytes now; 0 once it has gone. */
+export function residentBytes(pid) {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? '')?.[1] ?? 0) * 1024;
+}
+
+/**
+ * The highest resident set (VmRSS, bytes) of one process, read every `intervalMs`
+ * until `stop()`: the figure of a memory budget "above idle".
+ */
+export function peakResident(pid, intervalMs = 20) {
+  let peak = residentBytes(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+/** A memory budget's figures, in MB: the resident set before the work, its peak during it, the rise, and whether it stayed under `budgetMb`. */
+export function riseFigures(beforeBytes, peakBytes, budgetMb) {
+  const rssRiseMb = (peakBytes - beforeBytes) / 1024 ** 2;
+  return { rssBeforeMb: beforeBytes / 1024 ** 2, rssPeakMb: peakBytes / 1024 ** 2, rssRiseMb, budgetMb, met: rssRiseMb < budgetMb };
+}
+
+/** `vault RSS 120 -> peak 140 MB, rise 20.0 MB (budget < 64 MB: met)`. */
+export function describeRise({ rssBeforeMb, rssPeakMb, rssRiseMb, budgetMb, met }) {
+  return `vault RSS ${rssBeforeMb.toFixed(0)} -> peak ${rssPeakMb.toFixed(0)} MB, rise ${rssRiseMb.toFixed(1)} MB (budget < ${budgetMb} MB: ${met ? 'met' : 'NOT met'})`;
+}
+
 /** The memory of every process of the trees of `roots`, now. */
 export function treeMemory(...roots) {
   return processTree(...roots)

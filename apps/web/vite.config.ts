@@ -59,6 +59,9 @@ export default defineConfig({
     isolate: false,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // A test that types and clicks through a screen takes about a second alone; on a machine
+    // busy with the other tiers, 5 s (vitest's default) timed two of them out.
+    testTimeout: 20_000,
     alias: {
       '@vault/contracts': contracts,
     },

@@ -16,6 +16,14 @@ CACHE_DIR="${VAULT_S3_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vault/s3-server
 BIN_DIR="$CACHE_DIR/minio-$MINIO_VERSION"
 BINARY="$BIN_DIR/minio"
 
+# One build at a time: CI asks for the binary twice at once on a cold machine
+# (the machine's S3 server and the integration tier's MinIO image); the second
+# waits here for the first and finds the binary made, instead of compiling
+# MinIO again beside it on the same two cores.
+mkdir -p "$CACHE_DIR"
+exec 8>"$CACHE_DIR/build.lock"
+flock 8
+
 if [ ! -x "$BINARY" ]; then
   GO_BIN="${GO:-}"
   if [ -z "$GO_BIN" ]; then

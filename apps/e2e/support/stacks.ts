@@ -207,7 +207,8 @@ function dropStatements(url: string): { adminUrl: string; sql: string[] } {
 
 async function dropDatabase(url: string): Promise<void> {
   const { adminUrl, sql } = dropStatements(url);
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  // 10 s: a machine busy with the other tiers took more than 3 s to connect, and the teardown failed.
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     for (const statement of sql) await client.query(statement);
@@ -220,9 +221,9 @@ async function dropDatabase(url: string): Promise<void> {
 function dropDatabaseSync(url: string): void {
   const { adminUrl, sql } = dropStatements(url);
   const script =
-    "import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 });" +
+    "import pg from 'pg'; const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 10000 });" +
     ' await c.connect(); for (const s of JSON.parse(process.argv[2])) await c.query(s); await c.end();';
-  spawnSync(process.execPath, ['--input-type=module', '-e', script, adminUrl, JSON.stringify(sql)], { cwd: ROOT_DIR, stdio: 'ignore', timeout: 10_000 });
+  spawnSync(process.execPath, ['--input-type=module', '-e', script, adminUrl, JSON.stringify(sql)], { cwd: ROOT_DIR, stdio: 'ignore', timeout: 20_000 });
 }
 
 /**

@@ -52,8 +52,10 @@ test.describe('self-destruct', () => {
     const confirmed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/settings/self-destruct');
     await panel.getByRole('button', { name: 'CONFIRM' }).click();
     expect((await confirmed).status()).toBe(200);
+    // The page shows the farewell as soon as it has read the answer (Playwright may see the answer first).
+    await expect(page.getByText(FAREWELL)).toBeVisible({ timeout: 1000 });
 
-    // From the confirmation on, every half second for 5 s (past the 3 s redirect):
+    // From then on, every half second for 5 s (past the 3 s redirect):
     // the farewell text, and nothing of the vault.
     for (let i = 0; i <= 10; i++) {
       const seen = await page.locator('body').innerText();

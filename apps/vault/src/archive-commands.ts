@@ -1,16 +1,25 @@
 import { Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccessAttempted, type AccessAction } from '@vault/contracts';
-import { ArchiveRefusal, VaultExporter, VaultImporter, exportToFile, readPassphraseFile } from '@vault/archive';
+import {
+  ArchiveRefusal,
+  JournalImporter,
+  VaultExporter,
+  VaultImporter,
+  exportToFile,
+  importDetail,
+  importReportLines,
+  readPassphraseFile,
+} from '@vault/archive';
 import { createHttpAdapter } from '@vault/gateway';
 import { loadProcessConfig } from '@vault/host';
 import { PersistenceModule, type ConnectionOptions } from '@vault/persistence';
 import { EventBus, EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { domainModules, serviceMigrations } from './domains.js';
 
-/** Where the access log says a command-line export or restore came from. */
+/** Where the access log says a command-line export, restore or journal import came from. */
 const CLI_ADDRESS = 'local command line';
 
 /**
@@ -38,7 +47,7 @@ async function withVault<T>(work: (app: INestApplication) => Promise<T>): Promis
       EventsModule.forRoot({ kind: 'in-process' }),
       ...domainModules(config),
     ],
-    providers: [VaultExporter, VaultImporter],
+    providers: [VaultExporter, VaultImporter, JournalImporter],
   })
   class ArchiveCommandModule {}
   const app = await NestFactory.create(ArchiveCommandModule, createHttpAdapter({ trustedProxies: [] }), { logger: ['error', 'warn'], abortOnError: false });
@@ -52,8 +61,8 @@ async function withVault<T>(work: (app: INestApplication) => Promise<T>): Promis
   }
 }
 
-function record(app: INestApplication, action: AccessAction, success: boolean) {
-  app.get(EventBus).publish(AccessAttempted, { ipAddress: CLI_ADDRESS, action, success });
+function record(app: INestApplication, action: AccessAction, success: boolean, detail?: string) {
+  app.get(EventBus).publish(AccessAttempted, { ipAddress: CLI_ADDRESS, action, success, ...(detail ? { detail } : {}) });
 }
 
 /** The passphrase from `--passphrase-file PATH` (its first line), if given. */
@@ -92,4 +101,22 @@ export async function importCommand(args: string[]) {
     .map(([kind, count]) => `${count} ${kind}`)
     .join(', ');
   process.stdout.write(`Restored ${counts}.\n`);
+}
+
+export async function importJournalCommand(args: string[]) {
+  const file = args.find((arg) => !arg.startsWith('--'));
+  if (!file) throw new Error('Usage: npm run vault -- import-journal FILE');
+  const bytes = statSync(resolve(file)).size;
+  const summary = await withVault(async (app) => {
+    try {
+      const result = await app.get(JournalImporter).import({ body: createReadStream(resolve(file)) });
+      record(app, 'import_journal', true, importDetail(bytes, result));
+      return result;
+    } catch (error) {
+      record(app, 'import_journal', false, importDetail(bytes));
+      if (error instanceof ArchiveRefusal) throw new Error(error.message);
+      throw error;
+    }
+  });
+  process.stdout.write(importReportLines(summary));
 }

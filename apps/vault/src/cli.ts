@@ -3,7 +3,7 @@ import { databaseUrlFor, loadProcessConfig, type VaultConfig } from '@vault/host
 import { openConnection } from '@vault/persistence';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { exportCommand, importCommand } from './archive-commands.js';
+import { exportCommand, importCommand, importJournalCommand } from './archive-commands.js';
 import { serviceMigrations } from './domains.js';
 
 const USAGE = `Usage: npm run vault -- <command>
@@ -24,6 +24,10 @@ Commands:
   import FILE [--passphrase-file PATH]
                  Restore an export into this vault, which must be empty (a
                  fresh one, or after start-new-vault). All or nothing.
+  import-journal FILE
+                 Add another app's journal to this vault: a Day One JSON
+                 export (.zip), a zip of Markdown or text notes, or a Vault
+                 export's journal. Entries already imported are not added again.
 
 Stop the embedded vault first: its database serves one vault process at a
 time (the command starts it for itself, and refuses while the vault runs).
@@ -119,8 +123,8 @@ if (command === 'set-password') {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });
-} else if (command === 'export' || command === 'import') {
-  (command === 'export' ? exportCommand : importCommand)(process.argv.slice(3)).catch((error: Error) => {
+} else if (command === 'export' || command === 'import' || command === 'import-journal') {
+  ({ export: exportCommand, import: importCommand, 'import-journal': importJournalCommand })[command](process.argv.slice(3)).catch((error: Error) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });

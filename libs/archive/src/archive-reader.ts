@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from './archive-refusal.js';
+import { openEntry, openZip, readWhole, refusalFor } from './zip-file.js';
 import { ARCHIVE_NAME, MANIFEST_JSON, VAULT_JSON, photoPath } from './archive-layout.js';
 import { Manifest } from './manifest.js';
 
@@ -14,8 +15,6 @@ import { Manifest } from './manifest.js';
  */
 export const INFLATE_LIMITS = { vaultJson: 1024 * 1024 * 1024, manifest: 64 * 1024 * 1024, markdown: 1024 * 1024, photo: PHOTO_MAX_BYTES };
 export const MAX_ENTRIES = 2_000_000;
-
-const DAMAGED = 'The archive is damaged or incomplete (it is not a whole zip file)';
 
 /** An archive whose every byte matched its manifest: safe to restore from. */
 export interface VerifiedArchive {
@@ -65,17 +64,6 @@ export async function openVerifiedArchive(path: string): Promise<VerifiedArchive
   }
 }
 
-async function openZip(path: string): Promise<ZipFile> {
-  // Loaded on the first restore, not at start.
-  const { default: yauzl } = await import('yauzl');
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
-      if (error || !zip) reject(new ArchiveRefusal(400, `${DAMAGED}: ${error?.message ?? 'unreadable'}`));
-      else resolve(zip);
-    });
-  });
-}
-
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
   if (zip.entryCount > MAX_ENTRIES)
     return Promise.reject(new ArchiveRefusal(413, `The archive holds ${zip.entryCount} files, more than the ${MAX_ENTRIES} a vault export can`));
@@ -111,38 +99,6 @@ function entryProblem(entry: Entry, seen: Map<string, Entry>): ArchiveRefusal | 
     return new ArchiveRefusal(413, `${name} would inflate to ${entry.uncompressedSize} bytes, over the ${limit} a vault export can hold (a zip bomb?)`);
   }
   return undefined;
-}
-
-/** yauzl's own refusals (a `..` or absolute path, a lying size, a cut-off file) in the owner's words. */
-function refusalFor(error: Error): ArchiveRefusal {
-  if (error instanceof ArchiveRefusal) return error;
-  const message = error.message;
-  if (/invalid relative path|absolute path|invalid characters in fileName/.test(message)) {
-    return new ArchiveRefusal(400, `The archive names a file outside itself (${message}): refused`);
-  }
-  if (/too many bytes|too few bytes|expected uncompressed size/.test(message)) {
-    return new ArchiveRefusal(400, `A file of the archive does not inflate to the size it declares (${message}): refused as a zip bomb or damaged file`);
-  }
-  return new ArchiveRefusal(400, `${DAMAGED}: ${message}`);
-}
-
-function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (error, stream) => {
-      if (error || !stream) reject(refusalFor(error ?? new Error('unreadable entry')));
-      else resolve(stream.on('error', () => undefined));
-    });
-  });
-}
-
-async function readWhole(zip: ZipFile, entry: Entry): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of await openEntry(zip, entry)) chunks.push(chunk as Buffer);
-  } catch (error) {
-    throw refusalFor(error as Error);
-  }
-  return Buffer.concat(chunks);
 }
 
 async function digest(zip: ZipFile, entry: Entry): Promise<{ size: number; sha256: string }> {

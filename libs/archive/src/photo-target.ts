@@ -1,6 +1,7 @@
 import { BadGatewayException, ServiceUnavailableException } from '@nestjs/common';
 import type { PhotoTarget } from '@vault/contracts';
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -15,7 +16,16 @@ const UPLOAD_FILE = /^\/(?:.+\/)?uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export async function writePhotoTarget(target: PhotoTarget, bytes: Readable, size: number): Promise<void> {
   if (target.kind === 'file') {
     if (!UPLOAD_FILE.test(target.path)) throw new BadGatewayException('The media service named an invalid upload file');
-    await pipeline(bytes, createWriteStream(target.path, { flags: 'wx', mode: 0o600 }));
+    const file = createWriteStream(target.path, { flags: 'wx', mode: 0o600 });
+    let created = false;
+    file.on('open', () => (created = true));
+    try {
+      await pipeline(bytes, file);
+    } catch (error) {
+      // A photo cut off part-way (a damaged archive) leaves no part of itself in the store; a file that was there stays.
+      if (created) await rm(target.path, { force: true });
+      throw error;
+    }
     return;
   }
   const chunks: Buffer[] = [];

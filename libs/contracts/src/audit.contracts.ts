@@ -16,6 +16,8 @@ export const ACCESS_ACTIONS = [
   // The owner's data leaving (an export) or coming back (a restore), successful or refused.
   'export',
   'import',
+  // Another app's journal added to the vault (issue 35), successful or refused.
+  'import_journal',
   // The second factor (issue 19): a password accepted with a factor still to come, each step of the factor, and its enrolment.
   'password_accepted',
   'second_factor_succeeded',
@@ -36,6 +38,8 @@ export const AccessAttempt = z.object({
   userAgent: z.string().max(1000).optional(),
   action: AccessAction,
   success: z.boolean(),
+  /** How large what the attempt carried was (an import's bytes and counts): its size, never its content. */
+  detail: z.string().max(200).optional(),
 });
 export type AccessAttempt = z.infer<typeof AccessAttempt>;
 

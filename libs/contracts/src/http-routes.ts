@@ -37,7 +37,8 @@ type Contracts = typeof import('./auth.contracts.js') &
   typeof import('./journal.contracts.js') &
   typeof import('./media.contracts.js') &
   typeof import('./audit.contracts.js') &
-  typeof import('./archive.contracts.js');
+  typeof import('./archive.contracts.js') &
+  typeof import('./journal-import.contracts.js');
 /** The name of an exported zod schema of this package. */
 export type SchemaName = { [K in keyof Contracts]: Contracts[K] extends ZodType ? K : never }[keyof Contracts];
 type SchemaOf<N extends SchemaName> = Contracts[N] extends ZodType ? Contracts[N] : never;
@@ -197,6 +198,8 @@ export const HTTP_ROUTES = {
   selfDestruct: route('POST', '/api/settings/self-destruct').answers(),
   exportVault: route('POST', '/api/settings/export', { body: 'ExportRequest' }).answers(),
   restoreVault: route('POST', '/api/settings/restore').answers<Answer<'RestoreSummary'>>(),
+  // Another app's journal (a zip: Day One's JSON export, Markdown or text notes) as the raw body: entries added, never replaced.
+  importJournal: route('POST', '/api/settings/import-journal').answers<Answer<'JournalImportSummary'>>(),
 } as const;
 
 export type HttpRouteName = keyof typeof HTTP_ROUTES;

@@ -16,5 +16,7 @@ export * from './media.contracts.js';
 export * from './audit.contracts.js';
 export * from './vault.contracts.js';
 export * from './archive.contracts.js';
+export * from './journal-import.contracts.js';
+export * from './journal-import-report.js';
 export * from './services.js';
 export * from './http-routes.js';

@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '
 import type { Redis } from 'ioredis';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { VaultExporter, VaultImporter } from '@vault/archive';
+import { JournalImporter, VaultExporter, VaultImporter } from '@vault/archive';
 import { ArchiveBodies } from './archive/archive-bodies.js';
 import { ArchiveController } from './archive/archive.controller.js';
 import { ATTEMPT_COUNTER, MemoryAttemptCounter, RedisAttemptCounter } from './auth/login-rate-limit.js';
@@ -99,6 +99,7 @@ export class GatewayModule {
         SelfDestructService,
         VaultExporter,
         VaultImporter,
+        JournalImporter,
         ArchiveBodies,
         // In this order: a destroyed vault refuses before sessions are even looked at.
         { provide: APP_GUARD, useClass: DestroyedGuard },

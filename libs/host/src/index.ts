@@ -9,3 +9,4 @@ export * from './process-requirements.js';
 export * from './process-config.js';
 export * from './backup.js';
 export * from './metrics-endpoint.js';
+export * from './journal-import.js';

@@ -36,8 +36,8 @@ export const NOT_EMBEDDED =
  */
 export function requirementsOf(process: VaultProcess, mode: 'embedded' | 'distributed', command?: string): Requirement[] {
   if (process === 'vault' || process === 'cli') return mode === 'distributed' && process === 'cli' ? [requirements.database('auth')] : [];
-  // A backup (dist/backup.js) talks to the services over NATS only: no sessions, so no Redis.
-  if (process === 'gateway') return command === 'backup' ? [] : [requirements.redis];
+  // A backup (dist/backup.js) and a journal import (dist/import-journal.js) talk to the services over NATS only: no sessions, so no Redis.
+  if (process === 'gateway') return command === 'backup' || command === 'import-journal' ? [] : [requirements.redis];
   const service = process.slice(0, -'-svc'.length) as ServiceName;
   const database = requirements.database(service);
   if (command === 'migrate') return [database];

@@ -1,11 +1,20 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ApiClient, createTestDatabase, createTestRedis, testServers, type TestDatabase, type TestRedis } from '@vault/testing';
+import {
+  ApiClient,
+  createTestDatabase,
+  createTestRedis,
+  dayOneDifferences,
+  dayOneExport,
+  testServers,
+  type TestDatabase,
+  type TestRedis,
+} from '@vault/testing';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ownerData, restoreArchive } from './archive-support.js';
+import { allEntries, importJournal, ownerData, restoreArchive } from './archive-support.js';
 import { roundTrip } from './archive-round-trip.js';
 import { OWNER, startDistributedStack } from './stack.js';
 
@@ -55,28 +64,12 @@ describe('export and restore, distributed mode', () => {
     try {
       writeFileSync(join(work, 'passphrase'), 'the operators backup passphrase\n', { mode: 0o600 });
       const backup = join(work, 'vault-backup.zip.age');
-      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        // Not spawnSync: the services answering it run in this very process.
-        const child = spawn(process.execPath, [join(root, 'apps/gateway/dist/backup.js'), backup, '--passphrase-file', join(work, 'passphrase')], {
-          env: { ...process.env, VAULT_MODE: 'distributed', NATS_URL: testServers().natsUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+      const run = await gatewayCommand('backup.js', backup, '--passphrase-file', join(work, 'passphrase'));
       expect([run.code, run.stdout, run.stderr]).toEqual([0, `Backup written to ${backup}\n`, '']);
       const backedUp = await signedIn();
       const before = await ownerData(backedUp);
       // The backed-up vault logged the backup (after it was written, so not inside it); audit-svc stores it from JetStream.
-      let logged = false;
-      for (let i = 0; i < 50 && !logged; i++) {
-        const log = (await backedUp.request('GET', '/api/logs?limit=50')).json as Array<{ action: string; ipAddress: string; success: boolean }>;
-        logged = log.some((record) => record.action === 'export' && record.ipAddress === 'scheduled backup' && record.success);
-        if (!logged) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(logged).toBe(true);
+      expect(await loggedSoon(backedUp, 'export', 'scheduled backup')).toBe(true);
       await current!.stack.close();
       await startVault();
       const owner = await signedIn();
@@ -89,9 +82,63 @@ describe('export and restore, distributed mode', () => {
     }
   }, 300_000);
 
+  it("imports a journal with the gateway image's command (node dist/import-journal.js), and takes an import back whole when media-svc is down part-way", async () => {
+    const exported = await dayOneExport({ entries: 40, photos: 5, videos: 0, pdfs: 0, seed: 'distributed import' });
+    const owner = await signedIn();
+    const before = await ownerData(owner);
+
+    // The entries go in first, then the photos: with media-svc down, the import fails there and its entries go again.
+    await current!.stack.stop('media');
+    try {
+      const refused = await importJournal(owner, exported.zip);
+      expect(refused.status).toBe(503);
+    } finally {
+      await current!.stack.start('media');
+    }
+    expect(await ownerData(owner)).toEqual(before);
+
+    const work = mkdtempSync(join(tmpdir(), 'vault-import-journal-'));
+    try {
+      const file = join(work, 'Day One Export.zip');
+      writeFileSync(file, exported.zip);
+      const run = await gatewayCommand('import-journal.js', file);
+      expect([run.code, run.stdout, run.stderr]).toEqual([0, 'Imported 40 entries and 5 photos.\n', '']);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    expect(await ownerData(owner)).toEqual({ ...before, journal: before.journal + 40, photos: before.photos + 5 });
+    expect(dayOneDifferences(exported, await allEntries(owner))).toEqual([]);
+    expect(await loggedSoon(owner, 'import_journal', 'gateway command line')).toBe(true);
+  }, 300_000);
+
   const signedIn = async () => {
     const client = new ApiClient(current!.stack.url);
     expect((await client.login(OWNER.username, OWNER.password)).status).toBe(200);
     return client;
   };
 });
+
+/** One of the gateway image's commands (`node dist/<command>`), as an operator or a CronJob runs it, against the test's services. */
+function gatewayCommand(command: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // Not spawnSync: the services answering it run in this very process.
+    const child = spawn(process.execPath, [join(root, 'apps/gateway/dist', command), ...args], {
+      env: { ...process.env, VAULT_MODE: 'distributed', NATS_URL: testServers().natsUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Whether the access log shows a successful `action` from `ipAddress` within 5 s: audit-svc stores it from JetStream, a moment after. */
+async function loggedSoon(client: ApiClient, action: string, ipAddress: string): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    const log = (await client.request('GET', '/api/logs?limit=50')).json as Array<{ action: string; ipAddress: string; success: boolean }>;
+    if (log.some((record) => record.action === action && record.ipAddress === ipAddress && record.success)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiClient } from '@vault/testing';
+import { ApiClient, numberedPng } from '@vault/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
-import { exportArchive, fillVault, numberedPng, ownerData, restoreArchive, unzip } from './archive-support.js';
+import { exportArchive, fillVault, ownerData, restoreArchive, unzip } from './archive-support.js';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
 
 const PASSPHRASE = 'a long passphrase for the archive';

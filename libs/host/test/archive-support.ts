@@ -1,24 +1,8 @@
 import { expect } from '@jest/globals';
-import { ApiClient, pngChunk } from '@vault/testing';
-import { deflateSync } from 'node:zlib';
+import { ApiClient, numberedPng } from '@vault/testing';
+export { zipOf } from '@vault/testing';
 import yauzl from 'yauzl';
 import { OWNER } from './stack.js';
-
-/** A valid PNG of one pixel whose colour is `n`: twenty photos, twenty different files. */
-export function numberedPng(n: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header[8] = 8;
-  header[9] = 6;
-  const scanline = Buffer.from([0, n & 0xff, (n >> 8) & 0xff, 0x80, 0xff]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(scanline)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** Text a journal must keep exactly: several scripts, emoji, line breaks, tabs and trailing spaces. */
 export const journalText = (i: number) => `Entry ${i}: Überprüfung — 日本語のメモ 🗝️\nline two\r\n\tindented, trailing  \n\n«${'ß'.repeat(i % 7)}» ${i}`;
@@ -121,4 +105,30 @@ export async function ownerData(client: ApiClient) {
     studies: (await client.request('GET', '/api/studies')).json.length,
     balance: (await client.request('GET', '/api/bonaparte/balance')).json.amount,
   };
+}
+
+/** `POST /api/settings/import-journal` with another app's export as the body. */
+export async function importJournal(client: ApiClient, zip: Buffer) {
+  const response = await fetch(`${client.baseUrl}/api/settings/import-journal`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/zip', cookie: client.sessionCookie ?? '', 'x-forwarded-for': client.address },
+    body: zip as BodyInit,
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    text,
+    json: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
+    cacheControl: response.headers.get('cache-control'),
+  };
+}
+
+/** Every journal entry, a page at a time, newest first. */
+export async function allEntries(client: ApiClient): Promise<Array<{ id: string; title?: string; content: string; createdAt: string; updatedAt: string }>> {
+  const entries = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = (await client.request('GET', `/api/journal?limit=500&offset=${offset}`)).json;
+    entries.push(...page);
+    if (page.length < 500) return entries;
+  }
 }

@@ -8,14 +8,14 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { ApiClient, testServers } from '@vault/testing';
+import { ApiClient, testServers, numberedPng } from '@vault/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exportArchive, fillVault, numberedPng, ownerData, restoreArchive, unzip } from './archive-support.js';
+import { exportArchive, fillVault, ownerData, restoreArchive, unzip } from './archive-support.js';
 import { distributedVaults } from './distributed-vaults.js';
 import { OWNER } from './stack.js';
 

@@ -42,6 +42,7 @@ const NOT_FUZZED = new Set<HttpRouteName>([
   'selfDestruct',
   'exportVault',
   'restoreVault',
+  'importJournal',
 ]);
 
 interface FuzzedPath {

@@ -4,6 +4,7 @@ import { DataKeyService, MASTER_KEY } from './crypto/data-key.service.js';
 import { fixedMasterKey, masterKeyFile } from './crypto/master-key-source.js';
 import { JournalEraseHandlers } from './erase/journal-erase.handlers.js';
 import { JournalArchiveHandlers } from './archive/journal-archive.handlers.js';
+import { ForeignEntriesHandlers } from './import/foreign-entries.handlers.js';
 import { JOURNAL_DB, JOURNAL_MIGRATIONS } from './database.js';
 import { EntriesRepository } from './entries/entries.repository.js';
 import { JournalHandlers } from './entries/journal.handlers.js';
@@ -27,7 +28,7 @@ export class JournalModule {
     return {
       module: JournalModule,
       imports: [ServiceDatabaseModule.forService({ token: JOURNAL_DB, migrations: JOURNAL_MIGRATIONS, migrate: options.migrate })],
-      controllers: [JournalHandlers, JournalEraseHandlers, JournalArchiveHandlers],
+      controllers: [JournalHandlers, JournalEraseHandlers, JournalArchiveHandlers, ForeignEntriesHandlers],
       providers: [
         { provide: MASTER_KEY, useValue: Buffer.isBuffer(options.masterKey) ? fixedMasterKey(options.masterKey) : masterKeyFile(options.masterKey.file) },
         DataKeyService,

@@ -26,6 +26,22 @@ export function tinyPng(): Buffer {
   ]);
 }
 
+/** A valid PNG of one pixel whose colour is `n`: each photo of a test its own bytes. */
+export function numberedPng(n: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header[8] = 8;
+  header[9] = 6;
+  const scanline = Buffer.from([0, n & 0xff, (n >> 8) & 0xff, 0x80, 0xff]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(scanline)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** The classic 1x1 transparent GIF. */
 export const tinyGif = () => Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ExportVaultSection } from './export-vault';
+import { ImportJournalSection } from './import-journal';
 import { RestoreVault } from './restore-vault';
 import { json, mockFetch, renderWithProviders, text } from '../test/utils';
 
@@ -64,39 +65,39 @@ describe('EXPORT VAULT', () => {
   });
 });
 
-describe('RESTORE A VAULT', () => {
-  /** XMLHttpRequest as the page uses it: the test answers, and reports upload progress. */
-  class FakeUpload {
-    static last: FakeUpload;
-    upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
-    headers: Record<string, string> = {};
-    status = 0;
-    statusText = '';
-    responseText = '';
-    body: unknown;
-    onload?: () => void;
-    onerror?: () => void;
-    constructor() {
-      FakeUpload.last = this;
-    }
-    open(method: string, url: string) {
-      this.headers[':request'] = `${method} ${url}`;
-    }
-    setRequestHeader(name: string, value: string) {
-      this.headers[name] = value;
-    }
-    getResponseHeader() {
-      return 'text/plain';
-    }
-    send(body: unknown) {
-      this.body = body;
-    }
-    answer(status: number, body: string) {
-      Object.assign(this, { status, responseText: body });
-      this.onload?.();
-    }
+/** XMLHttpRequest as the page uses it: the test answers, and reports upload progress. */
+class FakeUpload {
+  static last: FakeUpload;
+  upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
+  headers: Record<string, string> = {};
+  status = 0;
+  statusText = '';
+  responseText = '';
+  body: unknown;
+  onload?: () => void;
+  onerror?: () => void;
+  constructor() {
+    FakeUpload.last = this;
   }
+  open(method: string, url: string) {
+    this.headers[':request'] = `${method} ${url}`;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  getResponseHeader() {
+    return 'text/plain';
+  }
+  send(body: unknown) {
+    this.body = body;
+  }
+  answer(status: number, body: string) {
+    Object.assign(this, { status, responseText: body });
+    this.onload?.();
+  }
+}
 
+describe('RESTORE A VAULT', () => {
   it('signs in to the empty vault, uploads the archive with its progress and passphrase, and says what came back', async () => {
     const user = userEvent.setup();
     vi.stubGlobal('XMLHttpRequest', FakeUpload);
@@ -131,5 +132,45 @@ describe('RESTORE A VAULT', () => {
     await waitFor(() => expect(FakeUpload.last?.body).toBeDefined());
     FakeUpload.last.answer(409, 'This vault is not empty (it holds journal): a restore goes into an empty vault only');
     expect((await screen.findByRole('alert')).textContent).toContain('This vault is not empty (it holds journal): a restore goes into an empty vault only');
+  });
+});
+
+describe('IMPORT JOURNAL', () => {
+  it('uploads the export with its progress, then says what was added, already there and left out', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('XMLHttpRequest', FakeUpload);
+    mockFetch({});
+    renderWithProviders(<ImportJournalSection />);
+    await user.click(screen.getByText('IMPORT JOURNAL'));
+    expect((screen.getByRole('button', { name: 'IMPORT' }) as HTMLButtonElement).disabled).toBe(true);
+    const file = new File([new Uint8Array(10)], 'Day One Export.zip');
+    await user.upload(screen.getByLabelText('Export file (.zip)'), file);
+    await user.click(screen.getByRole('button', { name: 'IMPORT' }));
+    await waitFor(() => expect(FakeUpload.last?.body).toBe(file));
+    expect(FakeUpload.last.headers).toMatchObject({ ':request': 'POST /api/settings/import-journal' });
+    FakeUpload.last.upload.onprogress?.({ lengthComputable: true, loaded: 5, total: 10 });
+    expect(((await screen.findByRole('progressbar', { name: 'Import upload' })) as HTMLProgressElement).value).toBe(0.5);
+    FakeUpload.last.upload.onprogress?.({ lengthComputable: true, loaded: 10, total: 10 });
+    expect(await screen.findByText('STORING ENTRIES AND PHOTOS...')).toBeTruthy();
+    const skipped = [{ source: 'Journal.json, entry 0A', reason: 'the video 0B: the vault keeps photos only' }];
+    FakeUpload.last.answer(200, JSON.stringify({ format: 'day-one', entries: 998, alreadyThere: 2, photos: 50, skipped, skippedCount: 3 }));
+    // In the panel, and in a toast for an owner who closed it meanwhile.
+    expect(await screen.findAllByText('Imported 998 entries and 50 photos; 2 entries were already in the vault; 3 items left out.')).toHaveLength(2);
+    const leftOut = screen.getByRole('list', { name: 'Left out' });
+    expect(leftOut.textContent).toContain('Journal.json, entry 0A: the video 0B: the vault keeps photos only');
+    expect(leftOut.textContent).toContain('and 2 more');
+  });
+
+  it('shows why the vault refuses the file', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('XMLHttpRequest', FakeUpload);
+    mockFetch({});
+    renderWithProviders(<ImportJournalSection />);
+    await user.click(screen.getByText('IMPORT JOURNAL'));
+    await user.upload(screen.getByLabelText('Export file (.zip)'), new File([new Uint8Array(4)], 'notes.zip'));
+    await user.click(screen.getByRole('button', { name: 'IMPORT' }));
+    await waitFor(() => expect(FakeUpload.last?.body).toBeDefined());
+    FakeUpload.last.answer(400, 'Journal.json is not valid JSON (Unexpected end of JSON input)');
+    expect((await screen.findByRole('alert')).textContent).toContain('Journal.json is not valid JSON');
   });
 });

@@ -48,3 +48,23 @@ export function TextAreaField({ label, value, onChange, className, ...attributes
     </Labelled>
   );
 }
+
+/** A labelled file picker in the vault's style: the one file chosen, or none. */
+export function FileField({
+  label,
+  accept,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  accept: string;
+  disabled?: boolean;
+  onChange: (file: File | undefined) => void;
+}) {
+  const id = useId();
+  return (
+    <Labelled id={id} label={label}>
+      <input id={id} type="file" accept={accept} className="field" disabled={disabled} onChange={(e) => onChange(e.target.files?.[0])} />
+    </Labelled>
+  );
+}

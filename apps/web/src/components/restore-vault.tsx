@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { HTTP_ROUTES, type LoginRequest } from '@vault/contracts';
 import { serverReason, throwIfResNotOk } from '../lib/api';
 import { uploadRestore } from '../lib/vault-archive';
-import { TextField } from './form-fields';
+import { FileField, TextField } from './form-fields';
 
 /**
  * RESTORE A VAULT, on the sign-in screen: an export goes back into an empty
@@ -49,19 +49,7 @@ export function RestoreVault({ username, onRestored }: { username: string; onRes
       </summary>
       <p className="mt-2 text-sm text-muted">Into an empty vault only. Sign in with this vault&apos;s password.</p>
       <form className="mt-3 space-y-2" aria-labelledby={headingId} onSubmit={onSubmit}>
-        <div>
-          <label className="label" htmlFor={`${headingId}-file`}>
-            Archive (.zip or .zip.age)
-          </label>
-          <input
-            id={`${headingId}-file`}
-            type="file"
-            accept=".zip,.age,application/zip"
-            className="field"
-            disabled={running}
-            onChange={(e) => setFile(e.target.files?.[0])}
-          />
-        </div>
+        <FileField label="Archive (.zip or .zip.age)" accept=".zip,.age,application/zip" disabled={running} onChange={setFile} />
         <TextField label="Owner password" type="password" value={password} onChange={setPassword} required disabled={running} />
         <TextField label="Passphrase (if the archive is encrypted)" type="password" value={passphrase} onChange={setPassphrase} disabled={running} />
         {message ? (

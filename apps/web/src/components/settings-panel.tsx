@@ -10,9 +10,17 @@ import {
 } from '../lib/settings';
 import { GlobeIcon, RocketIcon, SlidersIcon, ZapIcon } from './icons';
 import { ExportVaultSection } from './export-vault';
+import { ImportJournalSection } from './import-journal';
 import { ReauthenticationPrompt } from './reauthentication-prompt';
 import { SecondFactorSection } from './second-factor-section';
 import { isAskingForReauthentication } from '../lib/reauthentication';
+
+/**
+ * The panel keeps 16 px from the window's edges, and from its bottom the room
+ * of a toast (bottom-right from 640 px, up to some 140 px tall with a reason
+ * under it): a taller panel scrolls inside rather than run under the toast.
+ */
+const PANEL_COLLISION_PADDING = { top: 16, right: 16, left: 16, bottom: 160 };
 
 /**
  * The "VAULT SETTINGS" dropdown of the desktop header (spec section 2.4).
@@ -51,7 +59,7 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
         <Popover.Content
           align="end"
           sideOffset={10}
-          collisionPadding={16}
+          collisionPadding={PANEL_COLLISION_PADDING}
           aria-labelledby={titleId}
           className="pop-in z-50 max-h-[var(--radix-popover-content-available-height)] w-[22rem] max-w-[calc(100vw-2rem)] overflow-y-auto overflow-x-hidden rounded-xl border-2 border-black bg-panel text-ink shadow-comic outline-none"
         >
@@ -63,6 +71,7 @@ export function SettingsMenu({ globalAccess }: { globalAccess: boolean }) {
             <GlobalAccessSection on={globalAccess} activate={activate} deactivate={deactivate} />
             <SecondFactorSection />
             <ExportVaultSection open={exportOpen} onOpenChange={setExportOpen} />
+            <ImportJournalSection />
             <SelfDestructSection
               armed={armed}
               setArmed={setArmed}

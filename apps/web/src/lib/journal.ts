@@ -90,7 +90,7 @@ export function useJournalCount() {
 }
 
 /** Refetches the journal pages and the count after a change. */
-function refreshJournal(queryClient: QueryClient): Promise<void> {
+export function refreshJournal(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: JOURNAL_KEY });
 }
 

@@ -1,8 +1,7 @@
-import { HTTP_ROUTES, type ExportRequest, type RestoreSummary } from '@vault/contracts';
+import { HTTP_ROUTES, type ExportRequest, type HttpRoute, type JournalImportSummary, type RestoreSummary } from '@vault/contracts';
 import { ApiError, parseReply, throwIfResNotOk } from './api';
 
 export const EXPORT_ENDPOINT = HTTP_ROUTES.exportVault.path;
-export const RESTORE_ENDPOINT = HTTP_ROUTES.restoreVault.path;
 
 /** How far an export has come: bytes received so far (the archive is made as it streams, so its size is not known ahead). */
 export type ExportProgress = (receivedBytes: number) => void;
@@ -42,14 +41,20 @@ export async function downloadExport(body: ExportRequest, onProgress: ExportProg
 }
 
 /**
- * Sends an archive to an empty vault (the owner is signed in to it), with
- * the upload's progress (XMLHttpRequest: fetch reports none). Resolves with
- * the counts restored; a refusal rejects with an ApiError carrying the reason.
+ * Sends a file as the raw body of `route` (a restore into an empty vault,
+ * another app's journal to import), with the upload's progress
+ * (XMLHttpRequest: fetch reports none). Resolves with the route's answer; a
+ * refusal rejects with an ApiError carrying the server's reason.
  */
-export function uploadRestore(file: Blob, passphrase: string | undefined, onProgress: (fraction: number) => void): Promise<RestoreSummary['restored']> {
+export function uploadFile<Reply>(
+  route: HttpRoute<never, Reply>,
+  file: Blob,
+  passphrase: string | undefined,
+  onProgress: (fraction: number) => void,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', RESTORE_ENDPOINT);
+    request.open('POST', route.path);
     request.setRequestHeader('Content-Type', 'application/octet-stream');
     // URI-encoded: a header carries Latin-1 only, a passphrase may be any text.
     if (passphrase) request.setRequestHeader('X-Vault-Passphrase', encodeURIComponent(passphrase));
@@ -57,7 +62,7 @@ export function uploadRestore(file: Blob, passphrase: string | undefined, onProg
     request.onerror = () => reject(new Error('The upload failed: check the connection and try again'));
     request.onload = () => {
       if (request.status === 200) {
-        resolve(parseReply(HTTP_ROUTES.restoreVault, request.responseText).restored);
+        resolve(parseReply(route, request.responseText));
       } else {
         reject(
           new ApiError({
@@ -71,6 +76,16 @@ export function uploadRestore(file: Blob, passphrase: string | undefined, onProg
     };
     request.send(file);
   });
+}
+
+/** An export back into an empty vault (the owner is signed in to it): the counts restored. */
+export async function uploadRestore(file: Blob, passphrase: string | undefined, onProgress: (fraction: number) => void): Promise<RestoreSummary['restored']> {
+  return (await uploadFile(HTTP_ROUTES.restoreVault, file, passphrase, onProgress)).restored;
+}
+
+/** Another app's journal added to this vault: what was added, already there, and left out. */
+export function uploadJournalImport(file: Blob, onProgress: (fraction: number) => void): Promise<JournalImportSummary> {
+  return uploadFile(HTTP_ROUTES.importJournal, file, undefined, onProgress);
 }
 
 export function megabytes(bytes: number): string {

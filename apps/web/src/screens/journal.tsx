@@ -7,6 +7,7 @@ import { EntryMarkdown } from '../components/entry-markdown';
 import { Highlighted } from '../components/highlighted';
 import { OnThisDay } from '../components/on-this-day';
 import { TextAreaField, TextField } from '../components/form-fields';
+import { ImportJournalSection } from '../components/import-journal';
 import { PhotoVault } from '../components/photo-vault';
 import { Panel, ScreenFrame } from '../components/screen-frame';
 import { EmptyState, LoadError } from '../components/states';
@@ -50,7 +51,11 @@ export default function JournalScreen() {
         <OnThisDay />
 
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:items-start">
-          <NewEntryForm />
+          <div className="min-w-0 space-y-6">
+            <NewEntryForm />
+            {/* Here too, not only in the settings panel: a phone has no settings panel. */}
+            <ImportJournalSection />
+          </div>
           <Panel title="INTELLIGENCE LOGS" icon={<BookIcon />} accent="yellow" className="lg:col-span-2">
             <SearchForm onSearch={setQuery} />
             {listed.isError ? (

@@ -68,6 +68,7 @@ function LogItem({ log }: { log: AccessLog }) {
             {formatLogTime(log.createdAt)}
           </time>
         </div>
+        {log.detail ? <p className="mt-0.5 break-words font-mono text-xs text-muted">{log.detail}</p> : null}
         {log.userAgent ? <UserAgent agent={log.userAgent} /> : null}
       </div>
     </li>

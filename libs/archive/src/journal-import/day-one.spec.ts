@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { unescapeDayOne } from './day-one-text.js';
 import { type DayOneMedia, dayOneEntries } from './day-one.js';
-import { ImportRefusal } from './foreign-entry.js';
+import { ArchiveRefusal } from '../archive-refusal.js';
 
 /** The zip's media files, as the reader indexes them. */
 function mediaOf(...paths: string[]): DayOneMedia {
@@ -37,7 +37,8 @@ describe("Day One's JSON export as journal entries", () => {
         key: 'dayone:DF8B32A3FE25400BBBB3A7BBFCD23CE7',
         source: 'Travel.json, entry DF8B32A3FE25400BBBB3A7BBFCD23CE7',
         title: 'All packed up .. still checking on weather...',
-        content: '*[photo 1, in the photo vault]*\n\nCairns here we come. A rabbit-hole (really)! `a\\.b`\n\nTags: travel, 绿岛',
+        content:
+          '*[photo 1, in the photo vault]*\n\nCairns here we come. A rabbit-hole (really)! `a\\.b`\n\nTags: travel, 绿岛\nStarred\nWritten 2021-03-03 22:48 (Australia/Sydney)',
         createdAt: new Date('2021-03-03T11:48:50Z'),
         updatedAt: new Date('2021-03-03T11:59:09Z'),
         photos: [{ file: 'photos/ef43abe9582131d432f20dcc68e326aa.jpeg', contentType: 'image/jpeg' }],
@@ -131,13 +132,42 @@ describe("Day One's JSON export as journal entries", () => {
     expect(entries.map((entry) => entry.content)).toEqual(['From rich text', '']);
   });
 
+  it('keeps the hour an entry was written in its own zone, and leaves out a zone or a star it cannot read', () => {
+    const entry = (uuid: string, fields: Record<string, unknown>) => ({ uuid, creationDate: '2022-07-01T23:30:00Z', text: 'x', ...fields });
+    const { entries } = dayOneEntries(
+      [
+        {
+          file: 'J.json',
+          json: {
+            entries: [
+              entry('A', { timeZone: 'America/Los_Angeles', starred: false }),
+              entry('B', { timeZone: 'Asia/Kathmandu' }),
+              entry('C', { timeZone: 'Mars/Olympus_Mons', starred: 'yes' }),
+              entry('D', { timeZone: { name: 'Europe/Paris' }, starred: 1 }),
+              entry('E', { timeZone: `Europe/${'x'.repeat(10_000)}` }),
+            ],
+          },
+        },
+      ],
+      mediaOf(),
+    );
+    expect(entries.map((e) => e.content)).toEqual([
+      'x\n\nWritten 2022-07-01 16:30 (America/Los_Angeles)',
+      // The next day there, at a quarter to the hour.
+      'x\n\nWritten 2022-07-02 05:15 (Asia/Kathmandu)',
+      'x',
+      'x',
+      'x',
+    ]);
+  });
+
   it('refuses a file that is not a journal, an entry without an id and a date that is not one', () => {
     const refusal = (json: unknown) => {
       try {
         dayOneEntries([{ file: 'J.json', json }], mediaOf());
       } catch (error) {
-        expect(error).toBeInstanceOf(ImportRefusal);
-        return (error as ImportRefusal).message;
+        expect(error).toBeInstanceOf(ArchiveRefusal);
+        return (error as ArchiveRefusal).message;
       }
       throw new Error('not refused');
     };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { type MomentKind, MOMENT, momentKind, unescapeDayOne } from './day-one-text.js';
 import { parseForeignDate } from './foreign-date.js';
-import { type ForeignEntry, type ForeignPhoto, ImportRefusal, type SkippedItem } from './foreign-entry.js';
+import { ArchiveRefusal } from '../archive-refusal.js';
+import { type ForeignEntry, type ForeignPhoto, type SkippedItem, extensionOf, photoPlaceholder, photoTypeOf } from './foreign-entry.js';
 
 /** A photo, video, recording or PDF of an entry: its `identifier` is what the text names, its `md5` names the file. */
 const Moment = z.looseObject({
@@ -20,6 +21,9 @@ const DayOneEntry = z.looseObject({
   text: z.string().optional(),
   richText: z.string().optional(),
   tags: z.array(z.string()).optional(),
+  // Read leniently: a flag or a zone the vault cannot read only leaves its line out.
+  starred: z.unknown().optional(),
+  timeZone: z.unknown().optional(),
   photos: z.array(Moment).optional(),
   videos: z.array(Moment).optional(),
   audios: z.array(Moment).optional(),
@@ -41,19 +45,12 @@ export interface DayOneMedia {
 
 const FOLDERS: Record<MomentKind, string> = { photos: 'photos', videos: 'videos', audios: 'audios', pdfAttachments: 'pdfs' };
 const NOUNS: Record<MomentKind, string> = { photos: 'photo', videos: 'video', audios: 'audio recording', pdfAttachments: 'PDF' };
-const PHOTO_TYPES: Record<string, ForeignPhoto['contentType']> = {
-  jpeg: 'image/jpeg',
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
 
 /**
  * The entries of a Day One JSON export (every journal of the zip): each
  * with its creation and modification times, its text as Markdown (Day One's
  * escapes undone where they change nothing, `# Title` first lines as the
- * title), its tags as the text's last line, its photos for the photo vault,
+ * title), its tags, star and local time as the text's last lines, its photos for the photo vault,
  * and a line in place of each photo, video, recording or PDF reference.
  * What the vault cannot take (videos, recordings, PDFs, HEIC photos, files
  * missing from the zip, an entry given twice) is named in `skipped`. A file
@@ -90,12 +87,12 @@ export function dayOneEntries(journals: DayOneJournal[], media: DayOneMedia): { 
 function journalEntries({ file, json }: DayOneJournal): DayOneEntry[] {
   const list = (json as { entries?: unknown } | null)?.entries;
   if (typeof json !== 'object' || json === null || !Array.isArray(list))
-    throw new ImportRefusal(400, `${file} is not a Day One journal (it has no "entries" list)`);
+    throw new ArchiveRefusal(400, `${file} is not a Day One journal (it has no "entries" list)`);
   return list.map((raw, index) => {
     const entry = DayOneEntry.safeParse(raw);
     if (!entry.success) {
       const issue = entry.error.issues[0];
-      throw new ImportRefusal(400, `${file}, entry ${index + 1}: ${issue.path.join('.') || 'the entry'} ${issue.message.toLowerCase()}`);
+      throw new ArchiveRefusal(400, `${file}, entry ${index + 1}: ${issue.path.join('.') || 'the entry'} ${issue.message.toLowerCase()}`);
     }
     return entry.data;
   });
@@ -110,9 +107,9 @@ function toEntry(
   skipped: SkippedItem[],
 ): ForeignEntry {
   const createdAt = parseForeignDate(entry.creationDate);
-  if (!createdAt) throw new ImportRefusal(400, `${source}: creationDate is not a date (${entry.creationDate.slice(0, 40)})`);
+  if (!createdAt) throw new ArchiveRefusal(400, `${source}: creationDate is not a date (${entry.creationDate.slice(0, 40)})`);
   const modifiedAt = entry.modifiedDate === undefined ? createdAt : parseForeignDate(entry.modifiedDate);
-  if (!modifiedAt) throw new ImportRefusal(400, `${source}: modifiedDate is not a date (${String(entry.modifiedDate).slice(0, 40)})`);
+  if (!modifiedAt) throw new ArchiveRefusal(400, `${source}: modifiedDate is not a date (${String(entry.modifiedDate).slice(0, 40)})`);
 
   const photos: ForeignPhoto[] = [];
   const placed = new Set<string>();
@@ -136,13 +133,13 @@ function toEntry(
       skipped.push({ source, reason: `the ${what}: its file is not in the export` });
       return `*[photo missing from the export]*`;
     }
-    const contentType = PHOTO_TYPES[file.split('.').pop()?.toLowerCase() ?? ''];
+    const contentType = photoTypeOf(file);
     if (!contentType) {
-      skipped.push({ source, reason: `the ${what}: ${file.split('.').pop()?.toUpperCase()} photos are not kept by the vault (JPEG, PNG, GIF and WebP are)` });
-      return `*[photo not imported: ${file.split('.').pop()?.toUpperCase()}]*`;
+      skipped.push({ source, reason: `the ${what}: ${extensionOf(file)} photos are not kept by the vault (JPEG, PNG, GIF and WebP are)` });
+      return `*[photo not imported: ${extensionOf(file)}]*`;
     }
     photos.push({ file, contentType });
-    return `*[photo ${photos.length}, in the photo vault]*`;
+    return photoPlaceholder(photos.length);
   };
 
   let text = entry.text ?? richTextPlain(entry.richText);
@@ -156,9 +153,39 @@ function toEntry(
   if (trailing.length > 0) text = `${text.trimEnd()}\n\n${trailing.join('\n\n')}`;
 
   const { title, body } = splitTitle(unescapeDayOne(text));
-  const tags = [...new Set((entry.tags ?? []).map((tag) => tag.trim()).filter(Boolean))];
-  const content = tags.length > 0 ? `${body}${body ? '\n\n' : ''}Tags: ${tags.join(', ')}` : body;
+  const footer = footerOf(entry, createdAt);
+  const content = footer ? `${body}${body ? '\n\n' : ''}${footer}` : body;
   return { key, source, title, content, createdAt, updatedAt: modifiedAt, photos };
+}
+
+/**
+ * What Day One shows beside an entry and the vault has no place for, as the
+ * text's last lines: its tags, its star, and the time it was written where it
+ * was written (the vault shows times in the reader's zone; an entry written
+ * abroad keeps its local hour this way).
+ */
+function footerOf(entry: DayOneEntry, createdAt: Date): string {
+  const lines: string[] = [];
+  const tags = [...new Set((entry.tags ?? []).map((tag) => tag.trim()).filter(Boolean))];
+  if (tags.length > 0) lines.push(`Tags: ${tags.join(', ')}`);
+  if (entry.starred === true) lines.push('Starred');
+  const local = typeof entry.timeZone === 'string' ? localTime(createdAt, entry.timeZone) : undefined;
+  if (local) lines.push(`Written ${local} (${entry.timeZone})`);
+  return lines.join('\n');
+}
+
+/** `2024-03-05 14:03` in an IANA zone, or undefined for a zone Intl does not know. */
+function localTime(at: Date, timeZone: string): string | undefined {
+  try {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(at)
+        .map((part) => [part.type, part.value]),
+    );
+    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A first line `# Title` is the entry's title, as Day One writes a titled entry; the rest is its text. */

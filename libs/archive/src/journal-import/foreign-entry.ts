@@ -7,6 +7,30 @@ export interface ForeignPhoto {
   contentType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 }
 
+/** The photo types the vault keeps, by a file's extension. */
+const PHOTO_TYPES: Record<string, ForeignPhoto['contentType']> = {
+  jpeg: 'image/jpeg',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** A file's extension, upper case (`HEIC`), as the summary names a kind of file. */
+export function extensionOf(file: string): string {
+  return /\.([a-z0-9]{1,8})$/i.exec(file)?.[1]?.toUpperCase() ?? '';
+}
+
+/** The photo type of a file by its extension, or undefined for one the vault does not keep. */
+export function photoTypeOf(file: string): ForeignPhoto['contentType'] | undefined {
+  return PHOTO_TYPES[extensionOf(file).toLowerCase()];
+}
+
+/** The line that stands in an entry's text for its `n`th photo, kept in the photo vault. */
+export function photoPlaceholder(n: number): string {
+  return `*[photo ${n}, in the photo vault]*`;
+}
+
 /**
  * One entry of another app's export, as the vault will store it. `key`
  * names it in its source for good (Day One's entry id, a note's own id, or
@@ -30,16 +54,6 @@ export interface SkippedItem {
   reason: string;
 }
 
-/** A refusal of the whole import: the file as a whole is not one the vault can take (answered 400 or 413). */
-export class ImportRefusal extends Error {
-  constructor(
-    readonly status: 400 | 413 | 422,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * The entry as the vault can hold it, or the reason it cannot: a title is
  * cut to the vault's length (its whole text stays in the content's first
@@ -50,7 +64,7 @@ export function fitEntry(entry: ForeignEntry): { entry: ForeignEntry } | { skipp
   title = title?.trim() || undefined;
   if (title && title.length > TITLE_MAX) {
     content = `${title}\n\n${content}`;
-    title = `${[...title].slice(0, TITLE_MAX - 1).join('')}…`;
+    title = `${cut(title, TITLE_MAX - 1)}…`;
   }
   if (content.trim().length === 0) {
     if (!title) return { skipped: { source: entry.source, reason: 'it holds no text' } };
@@ -61,4 +75,14 @@ export function fitEntry(entry: ForeignEntry): { entry: ForeignEntry } | { skipp
     return { skipped: { source: entry.source, reason: `its text has ${content.length} characters, more than the ${JOURNAL_CONTENT_MAX} an entry holds` } };
   }
   return { entry: { ...entry, title, content } };
+}
+
+/** At most `max` UTF-16 units of `text` (as the contracts count a length), never half of a character outside the BMP. */
+function cut(text: string, max: number): string {
+  let kept = '';
+  for (const character of text) {
+    if (kept.length + character.length > max) break;
+    kept += character;
+  }
+  return kept;
 }

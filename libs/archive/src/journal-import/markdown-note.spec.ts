@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { journalMarkdown } from '../archive-layout.js';
 import { parseForeignDate } from './foreign-date.js';
-import { fitEntry, ImportRefusal, type ForeignEntry } from './foreign-entry.js';
+import { ArchiveRefusal } from '../archive-refusal.js';
+import { fitEntry, type ForeignEntry } from './foreign-entry.js';
 import { noteEntry } from './markdown-note.js';
 
 const fileTime = new Date('2024-06-01T12:00:00Z');
@@ -59,8 +60,8 @@ describe('a Markdown note as a journal entry', () => {
       try {
         run();
       } catch (error) {
-        expect(error).toBeInstanceOf(ImportRefusal);
-        return (error as ImportRefusal).message;
+        expect(error).toBeInstanceOf(ArchiveRefusal);
+        return (error as ArchiveRefusal).message;
       }
       throw new Error('not refused');
     };

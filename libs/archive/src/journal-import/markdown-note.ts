@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { parseForeignDate } from './foreign-date.js';
-import { type ForeignEntry, ImportRefusal } from './foreign-entry.js';
+import { ArchiveRefusal } from '../archive-refusal.js';
+import type { ForeignEntry } from './foreign-entry.js';
+import type { NoteImages } from './note-images.js';
 
 /** Front matter: a first line `---`, YAML, then a line `---` (or `...`), as Obsidian, Joplin and Vault's own export write it. */
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
@@ -25,9 +27,10 @@ export interface NoteFile {
  * become the text's last line (`Tags: travel, family`): the vault has no
  * tags of its own. A note of Vault's own export keeps its id as its key, so
  * importing an export into the vault it came from adds nothing; any other
- * note is keyed by its bytes' SHA-256.
+ * note is keyed by its bytes' SHA-256. The images it shows from the zip
+ * (`images`) become its photos, each link the photo vault's line.
  */
-export function noteEntry(file: NoteFile): ForeignEntry {
+export function noteEntry(file: NoteFile, images?: NoteImages): ForeignEntry {
   const text = decodeUtf8(file);
   const matter = FRONT_MATTER.exec(text);
   const fields = matter ? frontMatter(file.path, matter[1]) : {};
@@ -35,6 +38,8 @@ export function noteEntry(file: NoteFile): ForeignEntry {
   // Vault's export puts one blank line after the front matter and ends the text with one line break.
   if (matter) body = body.replace(/^\r?\n/, '');
   body = body.replace(/\r?\n$/, '');
+  const shown = images?.place(body, file.path) ?? { text: body, photos: [] };
+  body = shown.text;
   const tags = tagsOf(file.path, fields.tags);
   if (tags.length > 0) body = `${body}${body ? '\n\n' : ''}Tags: ${tags.join(', ')}`;
   const created = dateField(file.path, fields, ['created', 'date', 'created_at', 'creation_date']);
@@ -48,7 +53,7 @@ export function noteEntry(file: NoteFile): ForeignEntry {
     content: body,
     createdAt: created ?? updated ?? file.modifiedAt,
     updatedAt: updated ?? created ?? file.modifiedAt,
-    photos: [],
+    photos: shown.photos,
   };
 }
 
@@ -57,7 +62,7 @@ function decodeUtf8(file: NoteFile): string {
     // fatal: a byte that is not UTF-8 refuses the import instead of becoming U+FFFD in the owner's text.
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(file.bytes);
   } catch {
-    throw new ImportRefusal(400, `${file.path} is not UTF-8 text`);
+    throw new ArchiveRefusal(400, `${file.path} is not UTF-8 text`);
   }
 }
 
@@ -67,10 +72,10 @@ function frontMatter(path: string, yaml: string): Record<string, unknown> {
     // The core schema: dates stay strings (read below), no custom tags; aliases bounded (a "billion laughs" file).
     parsed = parseYaml(yaml, { schema: 'core', maxAliasCount: 50, uniqueKeys: false });
   } catch (error) {
-    throw new ImportRefusal(400, `${path}: its front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+    throw new ArchiveRefusal(400, `${path}: its front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
   }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ImportRefusal(400, `${path}: its front matter is not a set of fields`);
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ArchiveRefusal(400, `${path}: its front matter is not a set of fields`);
   return parsed as Record<string, unknown>;
 }
 
@@ -85,7 +90,7 @@ function dateField(path: string, fields: Record<string, unknown>, names: string[
     const value = fields[name];
     if (value === undefined || value === null || value === '') continue;
     const date = parseForeignDate(typeof value === 'number' ? new Date(value) : value);
-    if (!date) throw new ImportRefusal(400, `${path}: ${name} is not a date (${String(value).slice(0, 40)})`);
+    if (!date) throw new ArchiveRefusal(400, `${path}: ${name} is not a date (${String(value).slice(0, 40)})`);
     return date;
   }
   return undefined;
@@ -95,7 +100,7 @@ function tagsOf(path: string, value: unknown): string[] {
   if (value === undefined || value === null) return [];
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[,\s]+/) : [value];
   const tags = list.map((tag) => (typeof tag === 'string' || typeof tag === 'number' ? String(tag).trim().replace(/^#/, '') : undefined));
-  if (tags.some((tag) => tag === undefined)) throw new ImportRefusal(400, `${path}: tags must be words or a list of them`);
+  if (tags.some((tag) => tag === undefined)) throw new ArchiveRefusal(400, `${path}: tags must be words or a list of them`);
   return [...new Set(tags as string[])].filter(Boolean);
 }
 

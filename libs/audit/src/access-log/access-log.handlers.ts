@@ -17,6 +17,7 @@ export class AccessLogHandlers {
       userAgent: attempt.userAgent ?? null,
       action: attempt.action,
       success: attempt.success,
+      detail: attempt.detail ?? null,
       createdAt: new Date(event.at),
     });
   }
@@ -30,6 +31,7 @@ export class AccessLogHandlers {
       ...(row.userAgent ? { userAgent: row.userAgent } : {}),
       action: row.action,
       success: row.success,
+      ...(row.detail ? { detail: row.detail } : {}),
       createdAt: row.createdAt.toISOString(),
     }));
   }

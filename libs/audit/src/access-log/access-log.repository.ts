@@ -18,8 +18,8 @@ export class AccessLogRepository {
    */
   async recordUnlessErased(row: AccessLogRow): Promise<void> {
     await this.db.execute(sql`
-      insert into ${accessLog} (id, ip_address, user_agent, action, success, created_at)
-      select ${row.id}::uuid, ${row.ipAddress}::text, ${row.userAgent}::text, ${row.action}::text, ${row.success}::boolean, ${row.createdAt.toISOString()}::timestamptz
+      insert into ${accessLog} (id, ip_address, user_agent, action, success, detail, created_at)
+      select ${row.id}::uuid, ${row.ipAddress}::text, ${row.userAgent}::text, ${row.action}::text, ${row.success}::boolean, ${row.detail}::text, ${row.createdAt.toISOString()}::timestamptz
         from ${erasure}
        where ${erasure.erasedAt} < ${row.createdAt.toISOString()}::timestamptz
          for share

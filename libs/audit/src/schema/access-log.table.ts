@@ -10,6 +10,8 @@ export const accessLog = auditSchema.table(
     userAgent: text('user_agent'),
     action: text('action').notNull(),
     success: boolean('success').notNull(),
+    /** An import's size (bytes, entries, photos), never what it held. */
+    detail: text('detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('access_log_created_at').on(table.createdAt.desc(), table.id)],

@@ -1,7 +1,7 @@
 import { Controller, ForbiddenException, HttpCode, Post, Req, Res, UnsupportedMediaTypeException, BadRequestException } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { VaultExporter, VaultImporter } from '@vault/archive';
-import { ExportRequest, GetOwnerProfile, VerifyOwner, describeIssues, type RestoreSummary } from '@vault/contracts';
+import { JournalImporter, VaultExporter, VaultImporter, countedBytes, importDetail } from '@vault/archive';
+import { ExportRequest, GetOwnerProfile, VerifyOwner, describeIssues, type JournalImportSummary, type RestoreSummary } from '@vault/contracts';
 import { RAW_BODY_ROUTE, contextLogger } from '@vault/platform';
 import { RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +29,7 @@ export class ArchiveController {
     private readonly rpc: RpcClient,
     private readonly exporter: VaultExporter,
     private readonly importer: VaultImporter,
+    private readonly journalImporter: JournalImporter,
     private readonly access: AccessRecorder,
     private readonly state: VaultStateCache,
     private readonly recent: RecentAuthentication,
@@ -82,17 +83,8 @@ export class ArchiveController {
   async restore(@Req() request: FastifyRequest): Promise<RestoreSummary> {
     if (!(request.body instanceof Readable))
       throw new UnsupportedMediaTypeException('The body must be the archive file (application/zip or application/octet-stream)');
-    let passphrase: string | undefined;
-    const header = request.headers[PASSPHRASE_HEADER];
-    if (typeof header === 'string' && header.length > 0) {
-      try {
-        passphrase = decodeURIComponent(header);
-      } catch {
-        throw new BadRequestException(`${PASSPHRASE_HEADER}: must be URI-encoded`);
-      }
-    }
     try {
-      const { restored, globalAccess } = await this.importer.restore({ body: request.body, passphrase });
+      const { restored, globalAccess } = await this.importer.restore({ body: request.body, passphrase: this.passphrase(request) });
       this.state.set({ destroyed: false, globalAccess });
       this.access.record(request, 'import', true);
       return { restored };
@@ -101,6 +93,45 @@ export class ArchiveController {
       // What was not read of a refused upload is drained, so the connection can carry the answer.
       request.body.resume();
       throw error;
+    }
+  }
+
+  /**
+   * Another app's journal as the raw body (a zip: Day One's JSON export,
+   * Markdown or text notes, Vault's own export) → its entries added to this
+   * vault, and the summary: entries added, those already there (imported
+   * before), photos kept, what was left out and why. A refused file (4xx)
+   * leaves the vault as it was, as does a failure part-way.
+   */
+  @OwnerOnly()
+  @Post('import-journal')
+  @RouteConfig({ [RAW_BODY_ROUTE]: true })
+  @HttpCode(200)
+  async importJournal(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JournalImportSummary> {
+    if (!(request.body instanceof Readable)) throw new UnsupportedMediaTypeException('The body must be the export file (application/zip)');
+    reply.header('cache-control', 'no-store');
+    // Counted as it arrives: the access log gives each import's size, refused or not.
+    const upload = countedBytes(request.body);
+    try {
+      const summary = await this.journalImporter.import({ body: upload.stream, passphrase: this.passphrase(request) });
+      this.access.record(request, 'import_journal', true, importDetail(upload.bytes(), summary));
+      return summary;
+    } catch (error) {
+      this.access.record(request, 'import_journal', false, importDetail(upload.bytes()));
+      upload.stream.resume();
+      request.body.resume();
+      throw error;
+    }
+  }
+
+  /** The passphrase of an encrypted archive, from its header. */
+  private passphrase(request: FastifyRequest): string | undefined {
+    const header = request.headers[PASSPHRASE_HEADER];
+    if (typeof header !== 'string' || header.length === 0) return undefined;
+    try {
+      return decodeURIComponent(header);
+    } catch {
+      throw new BadRequestException(`${PASSPHRASE_HEADER}: must be URI-encoded`);
     }
   }
 

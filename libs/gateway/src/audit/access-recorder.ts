@@ -11,13 +11,15 @@ import type { FastifyRequest } from 'fastify';
 export class AccessRecorder {
   constructor(private readonly events: EventBus) {}
 
-  record(request: FastifyRequest, action: AccessAction, success: boolean) {
+  /** `detail`: the size of what the request carried (an import's), never its content. */
+  record(request: FastifyRequest, action: AccessAction, success: boolean, detail?: string) {
     const userAgent = request.headers['user-agent'];
     this.events.publish(AccessAttempted, {
       ipAddress: request.ip.slice(0, 100),
       ...(userAgent ? { userAgent: userAgent.slice(0, 1000) } : {}),
       action,
       success,
+      ...(detail ? { detail } : {}),
     });
   }
 }

@@ -32,6 +32,10 @@ let sharpModule: Promise<typeof SharpModule> | undefined;
  * first photo registered, not at start: most starts of a vault register none.
  */
 function loadSharp(): Promise<typeof SharpModule> {
-  sharpModule ??= import('sharp').then((module) => module.default);
+  sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    // Each photo is checked once: libvips's cache of operations (50 MB by default) would only hold on to decoded pixels.
+    sharp.cache(false);
+    return sharp;
+  });
   return sharpModule;
 }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { DeletePhoto, ListPhotos, LocatePhoto, RegisterPhoto, type Photo, type PhotoLocation, type RpcRequest } from '@vault/contracts';
+import { AddForeignPhoto, DeletePhoto, ListPhotos, LocatePhoto, RegisterPhoto, type Photo, type PhotoLocation, type RpcRequest } from '@vault/contracts';
 import { Handles } from '@vault/transport';
 import { PhotosService } from './photos.service.js';
 
@@ -11,6 +11,12 @@ export class PhotosHandlers {
   @Handles(RegisterPhoto)
   register(request: RpcRequest<typeof RegisterPhoto>): Promise<Photo> {
     return this.photos.register(request.photoURL, request.keepLocation ?? false);
+  }
+
+  @Handles(AddForeignPhoto)
+  async addForeign(request: RpcRequest<typeof AddForeignPhoto>) {
+    const photo = await this.photos.registerImported(request.key, new Date(request.createdAt));
+    return { id: photo.id, contentType: photo.contentType, size: photo.size };
   }
 
   @Handles(ListPhotos)

@@ -8,7 +8,7 @@ import { photos, type PhotoRow } from '../schema/photos.table.js';
 export class PhotosRepository {
   constructor(@InjectMediaDb() private readonly db: Database) {}
 
-  async insert(values: { id: string; objectKey: string; contentType: string; size: number }): Promise<PhotoRow> {
+  async insert(values: { id: string; objectKey: string; contentType: string; size: number; createdAt?: Date }): Promise<PhotoRow> {
     const [row] = await this.db.insert(photos).values(values).returning();
     return row;
   }

@@ -37,9 +37,24 @@ export class PhotosService {
    * whatever its URL still brings goes too (UploadSweeper).
    */
   async register(photoURL: string, keepLocation = false): Promise<Photo> {
+    const key = await this.store.keyOfUploadUrl(photoURL).catch((error: unknown) => {
+      throw asRpcFailure(error);
+    });
+    if (!key) throw RpcFailure.badRequest('photoURL: is not an upload URL issued by this vault');
+    return this.registerUpload(key, { keepLocation });
+  }
+
+  /**
+   * A photo of another app's journal, written by the gateway to a key it
+   * reserved (ReservePhotoImport): kept as an upload is, its location data
+   * removed, dated as the entry that held it.
+   */
+  registerImported(key: string, createdAt: Date): Promise<Photo> {
+    return this.registerUpload(key, { keepLocation: false, createdAt });
+  }
+
+  private async registerUpload(key: string, { keepLocation, createdAt }: { keepLocation: boolean; createdAt?: Date }): Promise<Photo> {
     try {
-      const key = await this.store.keyOfUploadUrl(photoURL);
-      if (!key) throw RpcFailure.badRequest('photoURL: is not an upload URL issued by this vault');
       if (!(await this.uploads.findPending(key))) throw RpcFailure.notFound(NOT_ISSUED);
       const stat = await this.store.stat(key);
       if (!stat) throw RpcFailure.notFound('Nothing was uploaded to this URL');
@@ -52,7 +67,7 @@ export class PhotosService {
       await this.store.retireUpload(key);
       let row: PhotoRow;
       try {
-        row = await this.photos.insert({ id, objectKey: photoKey(id), contentType, size: kept.length });
+        row = await this.photos.insert({ id, objectKey: photoKey(id), contentType, size: kept.length, createdAt });
       } catch (error) {
         await this.store.remove(photoKey(id)).catch(() => undefined);
         throw error;

@@ -1,0 +1,1 @@
+ALTER TABLE "audit"."access_log" ADD COLUMN "detail" text;
