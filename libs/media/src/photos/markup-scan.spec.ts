@@ -30,6 +30,21 @@ describe('markup in a photo', () => {
     expect(containsMarkup(inImage(text))).toBe(false);
   });
 
+  it('finds markup wherever it lies in a large file, across the windows it is searched in', () => {
+    const filler = Buffer.alloc(1024 * 1024, 0xaa);
+    const markup = '<svg/onload=alert(1)>';
+    for (let at = 256 * 1024 - 300; at < 256 * 1024 + 40; at += 7) {
+      const file = Buffer.concat([filler.subarray(0, at), Buffer.from(markup, 'latin1'), filler]);
+      expect(containsMarkup(file)).toBe(true);
+    }
+    const attributes = `<img ${'a'.repeat(250)}>`;
+    for (const at of [256 * 1024 - 265, 256 * 1024 - 262, 2 * (256 * 1024 - 265) - 100]) {
+      expect(containsMarkup(Buffer.concat([filler.subarray(0, at), Buffer.from(attributes, 'latin1'), filler]))).toBe(true);
+    }
+    expect(containsMarkup(Buffer.concat([filler, filler, Buffer.from('<script>', 'latin1')]))).toBe(true);
+    expect(containsMarkup(Buffer.concat([filler, filler]))).toBe(false);
+  });
+
   it('never matches random bytes, which is what compressed image data looks like', () => {
     for (let i = 0; i < 4; i++) expect(containsMarkup(randomBytes(4 * 1024 * 1024))).toBe(false);
   });

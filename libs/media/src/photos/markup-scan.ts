@@ -17,7 +17,20 @@ const MARKUP = new RegExp(
   'i',
 );
 
+/** The longest text MARKUP can match: `<object` (7), a separator, 256 attribute characters and `>`. */
+const LONGEST_MATCH = 7 + 1 + 256 + 1;
+/**
+ * The file is searched a window at a time, each overlapping the last by the
+ * longest match, so a match across two windows is still whole in one of them;
+ * a whole 10 MB photo as one string would be 10 MB more on the heap per photo.
+ */
+const WINDOW = 256 * 1024;
+
 export function containsMarkup(bytes: Buffer): boolean {
-  // latin1 maps each byte to one character, so offsets and ASCII match the bytes.
-  return MARKUP.test(bytes.toString('latin1'));
+  for (let start = 0; start < bytes.length; start += WINDOW - LONGEST_MATCH) {
+    // latin1 maps each byte to one character, so offsets and ASCII match the bytes.
+    if (MARKUP.test(bytes.toString('latin1', start, Math.min(bytes.length, start + WINDOW)))) return true;
+    if (start + WINDOW >= bytes.length) break;
+  }
+  return false;
 }

@@ -9,7 +9,7 @@ import { UploadSweeper } from '../uploads/upload-sweeper.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { isOnlyAnImage } from './image-check.js';
 import { IMAGE_HEAD_BYTES, imageTypeOf } from './image-type.js';
-import { withoutLocation } from './location/strip-location.js';
+import { ownLocationStripped } from './location/strip-location.js';
 import { PhotosRepository } from './photos.repository.js';
 
 export const NOT_AN_IMAGE = 'The file is not an image (jpeg, png, gif or webp)';
@@ -61,7 +61,8 @@ export class PhotosService {
       // From here on the upload is this call's alone; whatever happens, it cannot be registered twice.
       if (!(await this.uploads.claim(key))) throw RpcFailure.notFound(NOT_ISSUED);
       const { bytes, contentType } = await this.checked(key, stat.size, stat.version);
-      const kept = keepLocation ? bytes : withoutLocation(bytes, contentType);
+      // The bytes were read for this alone: their location is taken out in them, not in a copy.
+      const kept = keepLocation ? bytes : ownLocationStripped(bytes, contentType);
       const id = randomUUID();
       await this.store.writePhoto(photoKey(id), kept, contentType);
       await this.store.retireUpload(key);

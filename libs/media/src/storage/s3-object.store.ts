@@ -107,7 +107,9 @@ export class S3ObjectStore implements ObjectStore {
   async read(key: string, version?: string): Promise<Buffer> {
     try {
       const object = await this.call(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, IfMatch: version })));
-      return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+      const bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array(0);
+      // A view of the bytes the SDK gathered, not a second copy of a photo.
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       throw changedOr(error);
     }

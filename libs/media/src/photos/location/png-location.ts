@@ -14,6 +14,7 @@ const SIGNATURE = 8;
  */
 export function pngWithoutLocation(file: Buffer): Buffer {
   const kept: Buffer[] = [file.subarray(0, SIGNATURE)];
+  let changed = false;
   let at = SIGNATURE;
   while (at + 12 <= file.length) {
     const length = file.readUInt32BE(at);
@@ -27,14 +28,18 @@ export function pngWithoutLocation(file: Buffer): Buffer {
       if (removeGps(exif) === 'unreadable') exif.fill(0);
       chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + length)), 8 + length);
       kept.push(chunk);
+      changed = true;
     } else if (!carriesLocation(type, data)) {
       kept.push(file.subarray(at, end));
+    } else {
+      changed = true;
     }
     at = end;
   }
   // Whatever follows the chunks the decoder read is kept as it came (the markup check has seen it).
   kept.push(file.subarray(at));
-  return Buffer.concat(kept);
+  // A file with nothing to take out is answered as it is, not copied (a 10 MB photo once, not twice).
+  return changed ? Buffer.concat(kept) : file;
 }
 
 function carriesLocation(type: string, data: Buffer): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { crc32 } from 'node:zlib';
 import { removeGps } from './exif-gps.js';
-import { withoutLocation } from './strip-location.js';
+import { ownLocationStripped, withoutLocation } from './strip-location.js';
 
 const GPS = { IFD0: { Make: 'Vault Test' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } };
 const GPS_XMP =
@@ -100,6 +100,20 @@ describe('a photo without its location', () => {
     expect(stripped.length).toBe(original.length);
     await expectStrippedAndWhole(original, stripped);
     expect((await sharp(stripped).metadata()).orientation).toBe(8);
+  });
+
+  it('edits a buffer handed over in place, and answers a photo with nothing to take out as it is', async () => {
+    const jpeg = await picture().jpeg().withExif(GPS).toBuffer();
+    const handedOver = Buffer.from(jpeg);
+    expect(ownLocationStripped(handedOver, 'image/jpeg')).toBe(handedOver);
+    await expectStrippedAndWhole(jpeg, handedOver);
+    for (const [type, plain] of [
+      ['image/png', await picture().png().toBuffer()],
+      ['image/gif', await picture().gif().toBuffer()],
+    ] as const) {
+      expect(ownLocationStripped(plain, type)).toBe(plain);
+      expect(withoutLocation(plain, type)).toBe(plain);
+    }
   });
 
   it('empties a JPEG’s extended XMP, read whole across its segments', async () => {

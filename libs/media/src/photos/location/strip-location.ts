@@ -18,16 +18,24 @@ import { webpWithoutLocation } from './webp-location.js';
  * editor that adds them writes them into XMP too, which is emptied).
  */
 export function withoutLocation(bytes: Buffer, type: PhotoContentType): Buffer {
-  // A copy: the edits happen in place, and the caller's buffer stays what was uploaded.
-  const copy = Buffer.from(bytes);
+  // JPEG and WebP are edited in place: on a copy, so that the caller's buffer stays what was uploaded.
+  return ownLocationStripped(type === 'image/jpeg' || type === 'image/webp' ? Buffer.from(bytes) : bytes, type);
+}
+
+/**
+ * The same, for a caller that hands its buffer over (it reads the upload for
+ * this and nothing else): a JPEG or WebP is edited in it, not in a copy, and
+ * a file with nothing to take out is answered as it is.
+ */
+export function ownLocationStripped(bytes: Buffer, type: PhotoContentType): Buffer {
   switch (type) {
     case 'image/jpeg':
-      return jpegWithoutLocation(copy);
+      return jpegWithoutLocation(bytes);
     case 'image/png':
-      return pngWithoutLocation(copy);
+      return pngWithoutLocation(bytes);
     case 'image/webp':
-      return webpWithoutLocation(copy);
+      return webpWithoutLocation(bytes);
     case 'image/gif':
-      return gifWithoutLocation(copy);
+      return gifWithoutLocation(bytes);
   }
 }
