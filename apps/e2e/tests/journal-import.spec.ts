@@ -40,6 +40,11 @@ test.describe('journal import', () => {
     const started = Date.now();
     await start.click();
     await expect(settings.getByRole('button', { name: 'IMPORTING...' })).toBeVisible();
+    // The server's count while it stores (the photos take seconds): entries, then photos, of their totals.
+    await expect(settings.getByRole('status').filter({ hasText: /^STORING\.\.\. 1000 of 1000 entries, \d+ of 50 photos$/ })).toBeVisible({
+      timeout: 120_000,
+    });
+    await snapshot('journal-import-storing', { fullPage: false });
     const summary = settings.getByRole('status').filter({ hasText: 'Imported' });
     await expect(summary).toContainText(`Imported 1000 entries and 50 photos; ${exported.leftOut} items left out.`, { timeout: 120_000 });
     const seconds = (Date.now() - started) / 1000;
@@ -107,7 +112,7 @@ test.describe('journal import', () => {
       await section.scrollIntoViewIfNeeded();
       await snapshot(`journal-import-dialog-${width}`, { fullPage: false });
 
-      // The request held until the progress is on screen.
+      // The request held until the progress is on screen (three notes are stored faster than the page reads the count).
       let release!: () => void;
       const held = new Promise<void>((resolve) => {
         release = resolve;

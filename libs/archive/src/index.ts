@@ -7,7 +7,7 @@
 // are ARCHIVE_RECORDS in @vault/contracts.
 export { VaultExporter, type ExportOptions } from './vault-exporter.js';
 export { VaultImporter } from './vault-importer.js';
-export { JournalImporter, countedBytes, importDetail, importReportLines } from './journal-importer.js';
+export { JournalImporter, countedBytes, importDetail, importReportLines, type ImportProgressListener } from './journal-importer.js';
 export { ArchiveRefusal } from './archive-refusal.js';
 export { exportToFile, readPassphraseFile } from './export-file.js';
 export { openPhotoSource } from './photo-source.js';

@@ -9,6 +9,7 @@ import {
   UndoForeignEntries,
   importReport,
   type ForeignEntryRecord,
+  type JournalImportProgress,
   type JournalImportSummary,
 } from '@vault/contracts';
 import { contextLogger } from '@vault/platform';
@@ -21,6 +22,9 @@ import type { ForeignEntry, SkippedItem } from './journal-import/foreign-entry.j
 import { type JournalZip, readJournalZip } from './journal-import/journal-zip.js';
 import { writePhotoTarget } from './photo-target.js';
 import { spoolArchive, type SpoolOptions } from './spool.js';
+
+/** Told where an import stands as it goes (the gateway passes it on to the page). */
+export type ImportProgressListener = (progress: JournalImportProgress) => void;
 
 /** The summary names this many things left out; it counts them all. */
 const SKIPPED_LISTED = 200;
@@ -41,15 +45,16 @@ export class JournalImporter {
 
   constructor(private readonly rpc: RpcClient) {}
 
-  async import(source: SpoolOptions): Promise<JournalImportSummary> {
+  async import(source: SpoolOptions, onProgress: ImportProgressListener = () => undefined): Promise<JournalImportSummary> {
     if (this.running) throw new ArchiveRefusal(409, 'An import is already running');
     this.running = true;
     let spooled: string | undefined;
     try {
       spooled = await spoolArchive(source);
+      onProgress({ stage: 'reading', entries: { stored: 0, total: 0 }, photos: { stored: 0, total: 0 } });
       const zip = await readJournalZip(spooled, (await stat(spooled)).size);
       try {
-        return await this.store(zip);
+        return await this.store(zip, onProgress);
       } finally {
         zip.close();
       }
@@ -59,30 +64,35 @@ export class JournalImporter {
     }
   }
 
-  private async store(zip: JournalZip): Promise<JournalImportSummary> {
+  private async store(zip: JournalZip, onProgress: ImportProgressListener): Promise<JournalImportSummary> {
     const skipped: SkippedItem[] = [...zip.skipped];
     const added = new Map<string, string>();
     const photoIds: string[] = [];
+    const entries = { stored: 0, total: zip.entries.length };
+    const photos = { stored: 0, total: 0 };
+    const tell = (stage: JournalImportProgress['stage']) => onProgress({ stage, entries: { ...entries }, photos: { ...photos } });
     try {
+      tell('storing');
       for (const page of pages(zip.entries)) {
         const answer = await this.rpc.send(AddForeignEntries, { entries: page.map(toRecord) });
         for (const { key, id } of answer.added) added.set(key, id);
+        entries.stored += page.length;
+        tell('storing');
       }
-      // A photo Day One shares between entries is kept once.
-      const kept = new Set<string>();
-      for (const entry of zip.entries) {
-        if (!added.has(entry.key)) continue;
-        for (const photo of entry.photos) {
-          if (kept.has(photo.file)) continue;
-          kept.add(photo.file);
-          const id = await this.storePhoto(zip, photo.file, entry, skipped);
-          if (id) photoIds.push(id);
-        }
+      const toKeep = photosOfNew(zip.entries, added);
+      photos.total = toKeep.length;
+      tell('storing');
+      for (const { file, entry } of toKeep) {
+        const id = await this.storePhoto(zip, file, entry, skipped);
+        if (id) photoIds.push(id);
+        photos.stored += 1;
+        tell('storing');
       }
     } catch (error) {
       await this.undo([...added.values()], photoIds);
       throw error;
     }
+    tell('done');
     return {
       format: zip.format,
       entries: added.size,
@@ -117,6 +127,16 @@ export class JournalImporter {
     for (const id of photoIds) await this.rpc.send(DeletePhoto, { id }).catch(() => failed.push(`photo ${id}`));
     if (failed.length > 0) this.logger.error(`A failed journal import could not be taken back in full (${[...new Set(failed)].join(', ')})`);
   }
+}
+
+/** The photos of the entries this import added, each file once (Day One shares a photo between entries), with the first entry showing it. */
+function photosOfNew(entries: ForeignEntry[], added: Map<string, string>): Array<{ file: string; entry: ForeignEntry }> {
+  const kept = new Map<string, ForeignEntry>();
+  for (const entry of entries) {
+    if (!added.has(entry.key)) continue;
+    for (const photo of entry.photos) if (!kept.has(photo.file)) kept.set(photo.file, entry);
+  }
+  return [...kept].map(([file, entry]) => ({ file, entry }));
 }
 
 function toRecord(entry: ForeignEntry): ForeignEntryRecord {

@@ -200,6 +200,12 @@ export const HTTP_ROUTES = {
   restoreVault: route('POST', '/api/settings/restore').answers<Answer<'RestoreSummary'>>(),
   // Another app's journal (a zip: Day One's JSON export, Markdown or text notes) as the raw body: entries added, never replaced.
   importJournal: route('POST', '/api/settings/import-journal').answers<Answer<'JournalImportSummary'>>(),
+  // A progress record for the import about to be sent (its id goes in the import's X-Vault-Import-Progress header), then read while it runs.
+  startJournalImportProgress: route('POST', '/api/settings/import-journal/progress').answers<{ id: string }>(),
+  journalImportProgress: route('GET', '/api/settings/import-journal/progress/:id').answers<Answer<'JournalImportProgress'>>(),
 } as const;
 
 export type HttpRouteName = keyof typeof HTTP_ROUTES;
+
+/** The header of an import (importJournal) naming the progress record it reports to (startJournalImportProgress made it). */
+export const IMPORT_PROGRESS_HEADER = 'x-vault-import-progress';

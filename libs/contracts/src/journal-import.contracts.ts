@@ -77,3 +77,17 @@ export const JournalImportSummary = z.object({
   skippedCount: z.number(),
 });
 export type JournalImportSummary = z.infer<typeof JournalImportSummary>;
+
+/**
+ * Where an import stands, for the dialog to show while the server works: the
+ * upload arriving, the file read whole and checked, then its entries and
+ * photos stored (counted as they go, the entries already there included),
+ * then done or failed. Counts only: never a word of what is imported.
+ */
+export const JournalImportProgress = z.object({
+  stage: z.enum(['uploading', 'reading', 'storing', 'done', 'failed']),
+  entries: z.object({ stored: z.number(), total: z.number() }),
+  /** The photos of the entries that were new: their total is known once the entries are stored. */
+  photos: z.object({ stored: z.number(), total: z.number() }),
+});
+export type JournalImportProgress = z.infer<typeof JournalImportProgress>;

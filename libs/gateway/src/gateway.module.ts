@@ -31,6 +31,7 @@ import { SessionIssuer } from './auth/session-issuer.js';
 import { SignInAttempts } from './auth/sign-in-attempts.js';
 import { Clock } from './session/clock.js';
 import { PENDING_SIGN_INS, pendingSignInStore, type PendingSignInStore } from './session/pending-sign-in.store.js';
+import { IMPORT_PROGRESS, importProgressStore, type ImportProgressStore } from './archive/import-progress.store.js';
 import { DestroyedGuard } from './vault/destroyed.guard.js';
 import { SelfDestructService } from './vault/self-destruct.service.js';
 import { SettingsController } from './vault/settings.controller.js';
@@ -40,11 +41,13 @@ class SessionStoreCloser implements OnApplicationShutdown {
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(PENDING_SIGN_INS) private readonly pendingSignIns: PendingSignInStore,
+    @Inject(IMPORT_PROGRESS) private readonly importProgress: ImportProgressStore,
     @Inject(REDIS) private readonly redis: Redis | undefined,
   ) {}
   async onApplicationShutdown() {
     await this.store.close();
     await this.pendingSignIns.close();
+    await this.importProgress.close();
     this.redis?.disconnect();
   }
 }
@@ -85,6 +88,7 @@ export class GatewayModule {
           inject: [REDIS],
         },
         { provide: PENDING_SIGN_INS, useFactory: pendingSignInStore, inject: [REDIS] },
+        { provide: IMPORT_PROGRESS, useFactory: importProgressStore, inject: [REDIS] },
         AccessRecorder,
         Clock,
         RecentAuthentication,

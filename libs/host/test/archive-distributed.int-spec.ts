@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allEntries, importJournal, ownerData, restoreArchive } from './archive-support.js';
+import { allEntries, importJournalWatched, ownerData, progressGoesForward, restoreArchive } from './archive-support.js';
 import { roundTrip } from './archive-round-trip.js';
 import { OWNER, startDistributedStack } from './stack.js';
 
@@ -90,8 +90,11 @@ describe('export and restore, distributed mode', () => {
     // The entries go in first, then the photos: with media-svc down, the import fails there and its entries go again.
     await current!.stack.stop('media');
     try {
-      const refused = await importJournal(owner, exported.zip);
-      expect(refused.status).toBe(503);
+      // Its progress, kept in Redis, says how far it came before it failed.
+      const { answer, readings, last } = await importJournalWatched(owner, exported.zip);
+      expect(answer.status).toBe(503);
+      expect(progressGoesForward([...readings, last])).toBe(true);
+      expect(last).toMatchObject({ stage: 'failed', entries: { stored: 40, total: 40 }, photos: { stored: 0, total: 5 } });
     } finally {
       await current!.stack.start('media');
     }

@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
 import { ApiClient, numberedPng } from '@vault/testing';
+import { IMPORT_PROGRESS_HEADER, type JournalImportProgress } from '@vault/contracts';
 export { zipOf } from '@vault/testing';
 import yauzl from 'yauzl';
 import { OWNER } from './stack.js';
@@ -108,10 +109,10 @@ export async function ownerData(client: ApiClient) {
 }
 
 /** `POST /api/settings/import-journal` with another app's export as the body. */
-export async function importJournal(client: ApiClient, zip: Buffer) {
+export async function importJournal(client: ApiClient, zip: Buffer, headers: Record<string, string> = {}) {
   const response = await fetch(`${client.baseUrl}/api/settings/import-journal`, {
     method: 'POST',
-    headers: { 'content-type': 'application/zip', cookie: client.sessionCookie ?? '', 'x-forwarded-for': client.address },
+    headers: { 'content-type': 'application/zip', cookie: client.sessionCookie ?? '', 'x-forwarded-for': client.address, ...headers },
     body: zip as BodyInit,
   });
   const text = await response.text();
@@ -121,6 +122,42 @@ export async function importJournal(client: ApiClient, zip: Buffer) {
     json: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined,
     cacheControl: response.headers.get('cache-control'),
   };
+}
+
+/** An import with a progress record, and the record's readings taken every 50 ms while it runs: the answer, every reading, and the last. */
+export async function importJournalWatched(client: ApiClient, zip: Buffer) {
+  const started = await client.request('POST', '/api/settings/import-journal/progress');
+  expect([started.status, started.headers.get('cache-control')]).toEqual([201, 'no-store']);
+  const id = started.json.id as string;
+  const read = async () => {
+    const reading = await client.request('GET', `/api/settings/import-journal/progress/${id}`);
+    expect([reading.status, reading.headers.get('cache-control')]).toEqual([200, 'no-store']);
+    return reading.json as JournalImportProgress;
+  };
+  const readings: JournalImportProgress[] = [await read()];
+  let running = true;
+  const watching = (async () => {
+    while (running) {
+      readings.push(await read());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const answer = await importJournal(client, zip, { [IMPORT_PROGRESS_HEADER]: id });
+  running = false;
+  await watching;
+  return { answer, readings, last: await read() };
+}
+
+/** Readings that only go forward: the stages in their order, each count never lower than before nor over its total. */
+export function progressGoesForward(readings: JournalImportProgress[]): boolean {
+  const order = ['uploading', 'reading', 'storing', 'done'];
+  return readings.every((now, i) => {
+    const before = readings[i - 1];
+    const within = now.entries.stored <= now.entries.total && now.photos.stored <= now.photos.total;
+    if (!before) return within;
+    const stageForward = now.stage === 'failed' || order.indexOf(now.stage) >= order.indexOf(before.stage);
+    return within && stageForward && now.entries.stored >= before.entries.stored && now.photos.stored >= before.photos.stored;
+  });
 }
 
 /** Every journal entry, a page at a time, newest first. */

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allEntries, exportArchive, importJournal, unzip, zipOf } from './archive-support.js';
+import { allEntries, exportArchive, importJournal, importJournalWatched, progressGoesForward, unzip, zipOf } from './archive-support.js';
 import { OWNER, embeddedConfig, startEmbeddedVault } from './stack.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -69,8 +69,12 @@ describe('importing another app’s journal, embedded mode', () => {
   it('imports a Day One export of 3 journals: every entry with its times, text, title and tags, every photo byte for byte', async () => {
     const before = await owner.request('POST', '/api/journal', { content: 'Written here before the import' });
     expect(before.status).toBe(201);
-    const answer = await importJournal(owner, dayOne.zip);
+    // With a progress record, read while it runs (the page's way).
+    const { answer, readings, last } = await importJournalWatched(owner, dayOne.zip);
     expect([answer.status, answer.cacheControl]).toEqual([200, 'no-store']);
+    expect(readings[0]).toEqual({ stage: 'uploading', entries: { stored: 0, total: 0 }, photos: { stored: 0, total: 0 } });
+    expect(progressGoesForward([...readings, last])).toBe(true);
+    expect(last).toEqual({ stage: 'done', entries: { stored: 1000, total: 1000 }, photos: { stored: 50, total: 50 } });
     expect(answer.json).toMatchObject({ format: 'day-one', entries: 1000, alreadyThere: 0, photos: 50, skippedCount: dayOne.leftOut });
     expect(answer.json.skipped.map((item: { reason: string }) => item.reason)).toEqual(
       expect.arrayContaining([expect.stringContaining('the vault keeps photos only')]),
@@ -84,6 +88,24 @@ describe('importing another app’s journal, embedded mode', () => {
     const found = await owner.request('POST', '/api/journal/search', { query: '"Entry 777 of the export"' });
     expect(found.json.map((entry: { content: string }) => entry.content)).toEqual([dayOne.entries[776].content]);
   }, 120_000);
+
+  it('knows no progress record it did not make, and refuses a progress header that cannot name one', async () => {
+    for (const id of ['not-one-of-its-ids', 'x'.repeat(100)]) {
+      const reading = await owner.request('GET', `/api/settings/import-journal/progress/${id}`);
+      expect([reading.status, reading.text]).toEqual([404, 'No import has this progress id (it ended over an hour ago, or never began)']);
+    }
+    const held = await holdings(owner, dataDir);
+    const refused = await importJournal(owner, dayOne.zip, { 'x-vault-import-progress': 'x'.repeat(101) });
+    expect([refused.status, refused.text]).toEqual([400, 'x-vault-import-progress: must be the id of a progress record']);
+    expect(await holdings(owner, dataDir)).toEqual(held);
+    // Logged like every refused import, with its size.
+    const log = (await owner.request('GET', '/api/logs?limit=5')).json as Array<{ action: string; success: boolean; detail?: string }>;
+    expect(log.find((line) => line.action === 'import_journal')).toMatchObject({ success: false, detail: expect.stringMatching(/^\d+ bytes$/) });
+    // Another client's session cannot read the progress: it is the owner's.
+    const started = await owner.request('POST', '/api/settings/import-journal/progress');
+    const stranger = await new ApiClient(vault.url).request('GET', `/api/settings/import-journal/progress/${started.json.id}`);
+    expect(stranger.status).toBe(401);
+  });
 
   it('adds nothing when the same export is imported again', async () => {
     const held = await holdings(owner, dataDir);

@@ -136,10 +136,20 @@ describe('RESTORE A VAULT', () => {
 });
 
 describe('IMPORT JOURNAL', () => {
-  it('uploads the export with its progress, then says what was added, already there and left out', async () => {
+  it('uploads the export with its progress, then the server’s count of what it stored, then says what was added, already there and left out', async () => {
     const user = userEvent.setup();
     vi.stubGlobal('XMLHttpRequest', FakeUpload);
-    mockFetch({});
+    const counts = (stage: string, entries: number, photos: [number, number]) => ({
+      stage,
+      entries: { stored: entries, total: 1000 },
+      photos: { stored: photos[0], total: photos[1] },
+    });
+    // What the server's record says, as the test moves it on.
+    let serverSays = counts('uploading', 0, [0, 0]);
+    const fetchMock = mockFetch({
+      'POST /api/settings/import-journal/progress': () => json({ id: 'progress-7' }, 201),
+      'GET /api/settings/import-journal/progress/progress-7': () => json(serverSays),
+    });
     renderWithProviders(<ImportJournalSection />);
     await user.click(screen.getByText('IMPORT JOURNAL'));
     expect((screen.getByRole('button', { name: 'IMPORT' }) as HTMLButtonElement).disabled).toBe(true);
@@ -147,11 +157,20 @@ describe('IMPORT JOURNAL', () => {
     await user.upload(screen.getByLabelText('Export file (.zip)'), file);
     await user.click(screen.getByRole('button', { name: 'IMPORT' }));
     await waitFor(() => expect(FakeUpload.last?.body).toBe(file));
-    expect(FakeUpload.last.headers).toMatchObject({ ':request': 'POST /api/settings/import-journal' });
+    expect(FakeUpload.last.headers).toMatchObject({ ':request': 'POST /api/settings/import-journal', 'x-vault-import-progress': 'progress-7' });
     FakeUpload.last.upload.onprogress?.({ lengthComputable: true, loaded: 5, total: 10 });
     expect(((await screen.findByRole('progressbar', { name: 'Import upload' })) as HTMLProgressElement).value).toBe(0.5);
     FakeUpload.last.upload.onprogress?.({ lengthComputable: true, loaded: 10, total: 10 });
     expect(await screen.findByText('STORING ENTRIES AND PHOTOS...')).toBeTruthy();
+    serverSays = counts('reading', 0, [0, 0]);
+    expect(await screen.findByText('READING THE EXPORT...')).toBeTruthy();
+    serverSays = counts('storing', 400, [0, 0]);
+    expect(await screen.findByText('STORING... 400 of 1000 entries')).toBeTruthy();
+    serverSays = counts('storing', 1000, [20, 50]);
+    expect(await screen.findByText('STORING... 1000 of 1000 entries, 20 of 50 photos')).toBeTruthy();
+    expect(((await screen.findByRole('progressbar', { name: 'Import storing' })) as HTMLProgressElement).value).toBe(1020);
+    const progressReads = fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/progress/progress-7'));
+    expect(progressReads.length).toBeGreaterThanOrEqual(4);
     const skipped = [{ source: 'Journal.json, entry 0A', reason: 'the video 0B: the vault keeps photos only' }];
     FakeUpload.last.answer(200, JSON.stringify({ format: 'day-one', entries: 998, alreadyThere: 2, photos: 50, skipped, skippedCount: 3 }));
     // In the panel, and in a toast for an owner who closed it meanwhile.
@@ -159,6 +178,42 @@ describe('IMPORT JOURNAL', () => {
     const leftOut = screen.getByRole('list', { name: 'Left out' });
     expect(leftOut.textContent).toContain('Journal.json, entry 0A: the video 0B: the vault keeps photos only');
     expect(leftOut.textContent).toContain('and 2 more');
+    // Done: no more reads of the progress.
+    const readsAtEnd = fetchMock.mock.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(fetchMock.mock.calls.length).toBe(readsAtEnd);
+  });
+
+  it('shows the server’s stage once it has the file, even when the browser reports no end of the upload', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('XMLHttpRequest', FakeUpload);
+    mockFetch({
+      'POST /api/settings/import-journal/progress': () => json({ id: 'progress-8' }, 201),
+      'GET /api/settings/import-journal/progress/progress-8': () =>
+        json({ stage: 'storing', entries: { stored: 2, total: 3 }, photos: { stored: 0, total: 0 } }),
+    });
+    renderWithProviders(<ImportJournalSection />);
+    await user.click(screen.getByText('IMPORT JOURNAL'));
+    await user.upload(screen.getByLabelText('Export file (.zip)'), new File([new Uint8Array(4)], 'notes.zip'));
+    await user.click(screen.getByRole('button', { name: 'IMPORT' }));
+    expect(await screen.findByText('STORING... 2 of 3 entries')).toBeTruthy();
+    expect(screen.queryByRole('progressbar', { name: 'Import upload' })).toBeNull();
+  });
+
+  it('imports without the server’s count when it cannot keep a progress record', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('XMLHttpRequest', FakeUpload);
+    mockFetch({ 'POST /api/settings/import-journal/progress': () => text('The session store is unavailable', 503, 'Service Unavailable') });
+    renderWithProviders(<ImportJournalSection />);
+    await user.click(screen.getByText('IMPORT JOURNAL'));
+    await user.upload(screen.getByLabelText('Export file (.zip)'), new File([new Uint8Array(4)], 'notes.zip'));
+    await user.click(screen.getByRole('button', { name: 'IMPORT' }));
+    await waitFor(() => expect(FakeUpload.last?.body).toBeDefined());
+    expect(FakeUpload.last.headers['x-vault-import-progress']).toBeUndefined();
+    FakeUpload.last.upload.onprogress?.({ lengthComputable: true, loaded: 4, total: 4 });
+    expect(await screen.findByText('STORING ENTRIES AND PHOTOS...')).toBeTruthy();
+    FakeUpload.last.answer(200, JSON.stringify({ format: 'markdown', entries: 2, alreadyThere: 0, photos: 0, skipped: [], skippedCount: 0 }));
+    expect(await screen.findAllByText('Imported 2 entries and 0 photos.')).toHaveLength(2);
   });
 
   it('shows why the vault refuses the file', async () => {

@@ -1,15 +1,18 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { importReport, type JournalImportSummary } from '@vault/contracts';
+import { importReport, type JournalImportProgress, type JournalImportSummary } from '@vault/contracts';
 import { serverReason } from '../lib/api';
 import { refreshJournal } from '../lib/journal';
 import { PHOTOS_KEY } from '../lib/photos';
 import { toast } from '../lib/toast';
-import { megabytes, uploadJournalImport } from '../lib/vault-archive';
+import { megabytes, readImportProgress, startImportProgress, uploadJournalImport } from '../lib/vault-archive';
 import { FileField } from './form-fields';
 
-/** Where an import stands: the upload's share sent, then the server storing what it read. */
-type Stage = { kind: 'uploading'; fraction: number } | { kind: 'storing' };
+/** A running import: the share of the upload sent, and the server's progress record (when it could keep one). */
+type Running = { fraction: number; progressId: string | undefined };
+
+/** How often the dialog reads the server's progress while it stores. */
+const PROGRESS_EVERY_MS = 400;
 
 /**
  * IMPORT JOURNAL, in the settings panel: another app's journal (Day One's
@@ -22,26 +25,31 @@ export function ImportJournalSection() {
   const headingId = useId();
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | undefined>();
-  const [stage, setStage] = useState<Stage | undefined>();
+  const [running, setRunning] = useState<Running | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [summary, setSummary] = useState<JournalImportSummary | undefined>();
-  const running = stage !== undefined;
+  const busy = running !== undefined;
+  const server = useServerProgress(running?.progressId);
+  // The server's word once it has the file; before that, the upload's own progress.
+  const serverStage = server && server.stage !== 'uploading' ? server : undefined;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (running || !file) return;
+    if (busy || !file) return;
     setError(undefined);
     setSummary(undefined);
-    setStage({ kind: 'uploading', fraction: 0 });
+    setRunning({ fraction: 0, progressId: undefined });
     try {
-      const done = await uploadJournalImport(file, (fraction) => setStage(fraction < 1 ? { kind: 'uploading', fraction } : { kind: 'storing' }));
+      const progressId = await startImportProgress();
+      setRunning({ fraction: 0, progressId });
+      const done = await uploadJournalImport(file, progressId, (fraction) => setRunning({ fraction, progressId }));
       setSummary(done);
       toast({ title: 'Journal Imported', description: importReport(done) });
       await Promise.all([refreshJournal(queryClient), queryClient.invalidateQueries({ queryKey: PHOTOS_KEY })]);
     } catch (failure) {
       setError(serverReason(failure) ?? (failure as Error).message);
     } finally {
-      setStage(undefined);
+      setRunning(undefined);
     }
   }
 
@@ -52,31 +60,75 @@ export function ImportJournalSection() {
       </summary>
       <p className="mt-2 text-sm text-muted">Adds entries from Day One (JSON export, .zip) or a zip of Markdown notes. Nothing is replaced.</p>
       <form className="mt-3 space-y-2" onSubmit={onSubmit}>
-        <FileField label="Export file (.zip)" accept=".zip,application/zip" disabled={running} onChange={setFile} />
+        <FileField label="Export file (.zip)" accept=".zip,application/zip" disabled={busy} onChange={setFile} />
         {error ? (
           <p role="alert" className="text-sm font-semibold text-hero-red">
             {error}
           </p>
         ) : null}
-        {stage?.kind === 'uploading' ? (
-          <progress className="w-full" max={1} value={stage.fraction} aria-label="Import upload">
-            {Math.round(stage.fraction * 100)}%
-          </progress>
+        {running && !serverStage && running.fraction < 1 ? (
+          <>
+            <progress className="w-full" max={1} value={running.fraction} aria-label="Import upload">
+              {Math.round(running.fraction * 100)}%
+            </progress>
+            <p role="status" className="text-sm text-hero-yellow">
+              {`UPLOADING... ${megabytes((file?.size ?? 0) * running.fraction)} of ${megabytes(file?.size ?? 0)}`}
+            </p>
+          </>
         ) : null}
-        {stage ? (
-          <p role="status" className="text-sm text-hero-yellow">
-            {stage.kind === 'uploading'
-              ? `UPLOADING... ${megabytes((file?.size ?? 0) * stage.fraction)} of ${megabytes(file?.size ?? 0)}`
-              : 'STORING ENTRIES AND PHOTOS...'}
-          </p>
-        ) : null}
+        {running && (serverStage || running.fraction >= 1) ? <StoringProgress progress={serverStage} /> : null}
         {summary ? <ImportSummary summary={summary} /> : null}
-        <button type="submit" className="btn btn-yellow w-full text-sm" disabled={running || !file}>
-          {running ? 'IMPORTING...' : 'IMPORT'}
+        <button type="submit" className="btn btn-yellow w-full text-sm" disabled={busy || !file}>
+          {busy ? 'IMPORTING...' : 'IMPORT'}
         </button>
       </form>
     </details>
   );
+}
+
+/** The server's progress record, read every 400 ms while there is one to read. */
+function useServerProgress(progressId: string | undefined): JournalImportProgress | undefined {
+  const [progress, setProgress] = useState<JournalImportProgress | undefined>();
+  useEffect(() => {
+    setProgress(undefined);
+    if (!progressId) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = async () => {
+      // A missed read (the connection, a replica restarting) only leaves the last figures up.
+      const now = await readImportProgress(progressId).catch(() => undefined);
+      if (!stopped && now) setProgress(now);
+      if (!stopped) timer = setTimeout(read, PROGRESS_EVERY_MS);
+    };
+    timer = setTimeout(read, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [progressId]);
+  return progress;
+}
+
+/** Once the file has arrived: the server's stage, and while it stores, entries then photos counted against their totals. */
+function StoringProgress({ progress }: { progress: JournalImportProgress | undefined }) {
+  const storing = progress && (progress.stage === 'storing' || progress.stage === 'done') ? progress : undefined;
+  const done = storing ? storing.entries.stored + storing.photos.stored : 0;
+  const total = storing ? storing.entries.total + storing.photos.total : 0;
+  return (
+    <>
+      {total > 0 ? <progress className="w-full" max={total} value={done} aria-label="Import storing" /> : null}
+      <p role="status" className="text-sm text-hero-yellow">
+        {storing ? storingLine(storing) : progress?.stage === 'reading' ? 'READING THE EXPORT...' : 'STORING ENTRIES AND PHOTOS...'}
+      </p>
+    </>
+  );
+}
+
+/** `STORING... 400 of 1000 entries, 0 of 50 photos`: photos once their total is known. */
+function storingLine({ entries, photos }: JournalImportProgress): string {
+  const parts = [`${entries.stored} of ${entries.total} entries`];
+  if (photos.total > 0) parts.push(`${photos.stored} of ${photos.total} photos`);
+  return `STORING... ${parts.join(', ')}`;
 }
 
 function ImportSummary({ summary }: { summary: JournalImportSummary }) {

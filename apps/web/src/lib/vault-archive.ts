@@ -1,5 +1,13 @@
-import { HTTP_ROUTES, type ExportRequest, type HttpRoute, type JournalImportSummary, type RestoreSummary } from '@vault/contracts';
-import { ApiError, parseReply, throwIfResNotOk } from './api';
+import {
+  HTTP_ROUTES,
+  IMPORT_PROGRESS_HEADER,
+  type ExportRequest,
+  type HttpRoute,
+  type JournalImportProgress,
+  type JournalImportSummary,
+  type RestoreSummary,
+} from '@vault/contracts';
+import { ApiError, callApi, parseReply, throwIfResNotOk } from './api';
 
 export const EXPORT_ENDPOINT = HTTP_ROUTES.exportVault.path;
 
@@ -49,15 +57,14 @@ export async function downloadExport(body: ExportRequest, onProgress: ExportProg
 export function uploadFile<Reply>(
   route: HttpRoute<never, Reply>,
   file: Blob,
-  passphrase: string | undefined,
+  headers: Record<string, string>,
   onProgress: (fraction: number) => void,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', route.path);
     request.setRequestHeader('Content-Type', 'application/octet-stream');
-    // URI-encoded: a header carries Latin-1 only, a passphrase may be any text.
-    if (passphrase) request.setRequestHeader('X-Vault-Passphrase', encodeURIComponent(passphrase));
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.onerror = () => reject(new Error('The upload failed: check the connection and try again'));
     request.onload = () => {
@@ -80,12 +87,28 @@ export function uploadFile<Reply>(
 
 /** An export back into an empty vault (the owner is signed in to it): the counts restored. */
 export async function uploadRestore(file: Blob, passphrase: string | undefined, onProgress: (fraction: number) => void): Promise<RestoreSummary['restored']> {
-  return (await uploadFile(HTTP_ROUTES.restoreVault, file, passphrase, onProgress)).restored;
+  // URI-encoded: a header carries Latin-1 only, a passphrase may be any text.
+  const headers: Record<string, string> = passphrase ? { 'X-Vault-Passphrase': encodeURIComponent(passphrase) } : {};
+  return (await uploadFile(HTTP_ROUTES.restoreVault, file, headers, onProgress)).restored;
 }
 
 /** Another app's journal added to this vault: what was added, already there, and left out. */
-export function uploadJournalImport(file: Blob, onProgress: (fraction: number) => void): Promise<JournalImportSummary> {
-  return uploadFile(HTTP_ROUTES.importJournal, file, undefined, onProgress);
+export function uploadJournalImport(file: Blob, progressId: string | undefined, onProgress: (fraction: number) => void): Promise<JournalImportSummary> {
+  return uploadFile(HTTP_ROUTES.importJournal, file, progressId ? { [IMPORT_PROGRESS_HEADER]: progressId } : {}, onProgress);
+}
+
+/** A progress record for the import about to be sent; undefined when the server cannot keep one (the import goes on without it). */
+export async function startImportProgress(): Promise<string | undefined> {
+  try {
+    return (await callApi(HTTP_ROUTES.startJournalImportProgress)).id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the import stands on the server: stored entries and photos so far. */
+export function readImportProgress(id: string): Promise<JournalImportProgress> {
+  return callApi(HTTP_ROUTES.journalImportProgress, { params: { id } });
 }
 
 export function megabytes(bytes: number): string {

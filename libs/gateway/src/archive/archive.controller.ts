@@ -1,7 +1,29 @@
-import { Controller, ForbiddenException, HttpCode, Post, Req, Res, UnsupportedMediaTypeException, BadRequestException } from '@nestjs/common';
+import {
+  BadRequestException,
+  Controller,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Req,
+  Res,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { JournalImporter, VaultExporter, VaultImporter, countedBytes, importDetail } from '@vault/archive';
-import { ExportRequest, GetOwnerProfile, VerifyOwner, describeIssues, type JournalImportSummary, type RestoreSummary } from '@vault/contracts';
+import {
+  ExportRequest,
+  GetOwnerProfile,
+  IMPORT_PROGRESS_HEADER,
+  VerifyOwner,
+  describeIssues,
+  type JournalImportProgress,
+  type JournalImportSummary,
+  type RestoreSummary,
+} from '@vault/contracts';
 import { RAW_BODY_ROUTE, contextLogger } from '@vault/platform';
 import { RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,9 +34,14 @@ import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { JsonBody } from '../http/json-body.decorator.js';
 import { OwnerOnly } from '../vault/route-flags.js';
 import { VaultStateCache } from '../vault/vault-state.cache.js';
+import { IMPORT_PROGRESS, type ImportProgressStore, UPLOADING } from './import-progress.store.js';
+import { ProgressReporter } from './progress-reporter.js';
 
 /** A restore's passphrase travels in this header, URI-encoded (a header holds Latin-1 only): the body is the archive. */
 export const PASSPHRASE_HEADER = 'x-vault-passphrase';
+
+/** Progress ids are 43 characters (32 random bytes, base64url): anything much longer is not one. */
+const PROGRESS_ID_MAX = 100;
 
 /**
  * The owner's data in and out. Both routes need the owner's own session
@@ -33,6 +60,7 @@ export class ArchiveController {
     private readonly access: AccessRecorder,
     private readonly state: VaultStateCache,
     private readonly recent: RecentAuthentication,
+    @Inject(IMPORT_PROGRESS) private readonly progress: ImportProgressStore,
   ) {}
 
   /**
@@ -112,16 +140,49 @@ export class ArchiveController {
     reply.header('cache-control', 'no-store');
     // Counted as it arrives: the access log gives each import's size, refused or not.
     const upload = countedBytes(request.body);
+    let reporter: ProgressReporter | undefined;
     try {
-      const summary = await this.journalImporter.import({ body: upload.stream, passphrase: this.passphrase(request) });
+      reporter = await this.reporterFor(request);
+      const summary = await this.journalImporter.import({ body: upload.stream, passphrase: this.passphrase(request) }, reporter?.report);
+      await reporter?.finished();
       this.access.record(request, 'import_journal', true, importDetail(upload.bytes(), summary));
       return summary;
     } catch (error) {
+      await reporter?.failed();
       this.access.record(request, 'import_journal', false, importDetail(upload.bytes()));
       upload.stream.resume();
       request.body.resume();
       throw error;
     }
+  }
+
+  /** A record for the progress of the import the page is about to send: its id goes in the import's X-Vault-Import-Progress header. */
+  @OwnerOnly()
+  @Post('import-journal/progress')
+  async startImportProgress(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ id: string }> {
+    reply.header('cache-control', 'no-store');
+    return { id: await this.progress.create({ progress: UPLOADING, startedAt: Date.now() }) };
+  }
+
+  /** Where that import stands: read by the page while the server stores what it sent. */
+  @OwnerOnly()
+  @Get('import-journal/progress/:id')
+  async importProgress(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<JournalImportProgress> {
+    reply.header('cache-control', 'no-store');
+    // Fastify refuses a parameter over 100 characters (414) before this runs.
+    const record = await this.progress.get(id);
+    if (!record) throw new NotFoundException('No import has this progress id (it ended over an hour ago, or never began)');
+    return record.progress;
+  }
+
+  /** The reporter of the progress record the import names, if it names one that exists. */
+  private async reporterFor(request: FastifyRequest): Promise<ProgressReporter | undefined> {
+    const id = request.headers[IMPORT_PROGRESS_HEADER];
+    if (id === undefined) return undefined;
+    if (typeof id !== 'string' || id.length > PROGRESS_ID_MAX) throw new BadRequestException(`${IMPORT_PROGRESS_HEADER}: must be the id of a progress record`);
+    // A store that cannot be read costs the progress, not the import.
+    const record = await this.progress.get(id).catch(() => undefined);
+    return record ? new ProgressReporter(this.progress, id, record.startedAt) : undefined;
   }
 
   /** The passphrase of an encrypted archive, from its header. */

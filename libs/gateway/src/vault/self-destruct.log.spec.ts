@@ -9,6 +9,7 @@ import type { AttemptCounter } from '../auth/login-rate-limit.js';
 import type { GatewayOptions } from '../gateway.options.js';
 import type { SessionStore } from '../session/session.store.js';
 import type { PendingSignInStore } from '../session/pending-sign-in.store.js';
+import type { ImportProgressStore } from '../archive/import-progress.store.js';
 import { SelfDestructService } from './self-destruct.service.js';
 import type { VaultStateCache } from './vault-state.cache.js';
 
@@ -32,9 +33,10 @@ function selfDestruct() {
   const state = { set: (value: unknown) => value } as unknown as VaultStateCache;
   const sessions = { clear: async () => undefined } as unknown as SessionStore;
   const pendingSignIns = { clear: async () => undefined } as unknown as PendingSignInStore;
+  const importProgress = { clear: async () => undefined } as unknown as ImportProgressStore;
   const attempts = { clear: async () => undefined } as unknown as AttemptCounter;
   const options = { services: ['auth'] } as unknown as GatewayOptions;
-  return new SelfDestructService(rpc, events, state, sessions, pendingSignIns, attempts, options);
+  return new SelfDestructService(rpc, events, state, sessions, pendingSignIns, importProgress, attempts, options);
 }
 
 describe('the self-destruct log line', () => {

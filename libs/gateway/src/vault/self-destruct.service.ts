@@ -5,6 +5,7 @@ import { EventBus, RpcClient, RpcFailure } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
 import { ATTEMPT_COUNTER, type AttemptCounter } from '../auth/login-rate-limit.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
+import { IMPORT_PROGRESS, type ImportProgressStore } from '../archive/import-progress.store.js';
 import { PENDING_SIGN_INS, type PendingSignInStore } from '../session/pending-sign-in.store.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
 import { VaultStateCache } from './vault-state.cache.js';
@@ -12,7 +13,7 @@ import { VaultStateCache } from './vault-state.cache.js';
 /**
  * The self-destruct protocol: mark the vault destroyed (so everything is
  * refused from now on), then erase: end every session, forget the sign-in
- * counters (they hold client addresses), broadcast the kept event, and ask
+ * counters (they hold client addresses) and the imports' progress, broadcast the kept event, and ask
  * each service to erase and confirm. Success only when all have confirmed; a
  * service that does not answer erases from the event when it is back. Every
  * step is idempotent, so the erase can be run again after a crash
@@ -28,6 +29,7 @@ export class SelfDestructService {
     private readonly state: VaultStateCache,
     @Inject(SESSION_STORE) private readonly sessions: SessionStore,
     @Inject(PENDING_SIGN_INS) private readonly pendingSignIns: PendingSignInStore,
+    @Inject(IMPORT_PROGRESS) private readonly importProgress: ImportProgressStore,
     @Inject(ATTEMPT_COUNTER) private readonly attempts: AttemptCounter,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
   ) {}
@@ -63,6 +65,7 @@ export class SelfDestructService {
   private async eraseEverything(): Promise<string[]> {
     await this.sessions.clear().catch((error: Error) => this.logger.error(`sessions not cleared: ${error.message}`));
     await this.pendingSignIns.clear().catch((error: Error) => this.logger.error(`pending sign-ins not cleared: ${error.message}`));
+    await this.importProgress.clear().catch((error: Error) => this.logger.error(`import progress not cleared: ${error.message}`));
     await this.attempts.clear().catch((error: Error) => this.logger.error(`sign-in counters not cleared: ${error.message}`));
     this.events.publish(VaultDestroyed, { at: new Date().toISOString() });
     await this.events.flush();
