@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from './archive-refusal.js';
-import { openEntry, openZip, readWhole, refusalFor } from './zip-file.js';
+import { openEntry, openZip, readWhole, readZipDirectory, refusalFor } from './zip-file.js';
 import { ARCHIVE_NAME, MANIFEST_JSON, VAULT_JSON, photoPath } from './archive-layout.js';
 import { Manifest } from './manifest.js';
 
@@ -67,18 +67,7 @@ export async function openVerifiedArchive(path: string): Promise<VerifiedArchive
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
   if (zip.entryCount > MAX_ENTRIES)
     return Promise.reject(new ArchiveRefusal(413, `The archive holds ${zip.entryCount} files, more than the ${MAX_ENTRIES} a vault export can`));
-  const entries = new Map<string, Entry>();
-  return new Promise((resolve, reject) => {
-    zip.on('error', (error: Error) => reject(refusalFor(error)));
-    zip.on('end', () => resolve(entries));
-    zip.on('entry', (entry: Entry) => {
-      const problem = entryProblem(entry, entries);
-      if (problem) return reject(problem);
-      entries.set(entry.fileName, entry);
-      zip.readEntry();
-    });
-    zip.readEntry();
-  });
+  return readZipDirectory(zip, (entry, kept) => entryProblem(entry, kept) ?? true);
 }
 
 function entryProblem(entry: Entry, seen: Map<string, Entry>): ArchiveRefusal | undefined {

@@ -34,6 +34,26 @@ export function refusalFor(error: Error): ArchiveRefusal {
   return new ArchiveRefusal(400, `${DAMAGED}: ${message}`);
 }
 
+/**
+ * The zip's directory by name, read entry by entry before any is inflated.
+ * `admit` says of each entry whether it is kept (true), passed over (false),
+ * or refuses the whole zip; it sees the entries kept so far.
+ */
+export function readZipDirectory(zip: ZipFile, admit: (entry: Entry, kept: Map<string, Entry>) => boolean | ArchiveRefusal): Promise<Map<string, Entry>> {
+  const kept = new Map<string, Entry>();
+  return new Promise((resolve, reject) => {
+    zip.on('error', (error: Error) => reject(refusalFor(error)));
+    zip.on('end', () => resolve(kept));
+    zip.on('entry', (entry: Entry) => {
+      const verdict = admit(entry, kept);
+      if (verdict instanceof ArchiveRefusal) return reject(verdict);
+      if (verdict) kept.set(entry.fileName, entry);
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+}
+
 export function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => {

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from '../archive-refusal.js';
 import { MANIFEST_JSON, VAULT_JSON } from '../archive-layout.js';
-import { openEntry, openZip, readWhole, refusalFor } from '../zip-file.js';
+import { openEntry, openZip, readWhole, readZipDirectory } from '../zip-file.js';
 import { type DayOneJournal, type DayOneMedia, dayOneEntries } from './day-one.js';
 import { type ForeignEntry, type SkippedItem, extensionOf, fitEntry, photoTypeOf } from './foreign-entry.js';
 import { noteEntry } from './markdown-note.js';
@@ -103,21 +103,13 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
   if (zip.entryCount > IMPORT_FILES_MAX)
     return Promise.reject(new ArchiveRefusal(413, `The zip holds ${zip.entryCount} files, more than the ${IMPORT_FILES_MAX} an import reads`));
-  const files = new Map<string, Entry>();
-  return new Promise((resolve, reject) => {
-    zip.on('error', (error: Error) => reject(refusalFor(error)));
-    zip.on('end', () => resolve(files));
-    zip.on('entry', (entry: Entry) => {
-      const name = entry.fileName;
-      if (!name.endsWith('/') && !LITTER.test(name)) {
-        if (files.has(name)) return reject(new ArchiveRefusal(400, `The zip holds ${name.slice(0, 200)} twice`));
-        if (entry.isEncrypted())
-          return reject(new ArchiveRefusal(400, `${name.slice(0, 200)} is encrypted inside the zip: export it again without a zip password`));
-        files.set(name, entry);
-      }
-      zip.readEntry();
-    });
-    zip.readEntry();
+  return readZipDirectory(zip, (entry, kept) => {
+    const name = entry.fileName;
+    // Folders, and what an operating system or an editor leaves beside the notes, are passed over.
+    if (name.endsWith('/') || LITTER.test(name)) return false;
+    if (kept.has(name)) return new ArchiveRefusal(400, `The zip holds ${name.slice(0, 200)} twice`);
+    if (entry.isEncrypted()) return new ArchiveRefusal(400, `${name.slice(0, 200)} is encrypted inside the zip: export it again without a zip password`);
+    return true;
   });
 }
 
