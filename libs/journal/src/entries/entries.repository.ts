@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Database } from '@vault/persistence';
-import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { InjectJournalDb } from '../database.js';
 import { CURRENT_TRANSACTION, entries, entryRemovals, type EntryRow } from '../schema/entries.table.js';
 
@@ -50,15 +50,29 @@ export class EntriesRepository {
     return row;
   }
 
+  /** Adds the rows whose ids are free (an import's page); answers the ids it added, leaving the others as they are. */
+  async insertNew(rows: Array<typeof entries.$inferInsert>): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const inserted = await this.db.insert(entries).values(rows).onConflictDoNothing({ target: entries.id }).returning({ id: entries.id });
+    return inserted.map(({ id }) => id);
+  }
+
   /** Deletes the entry and notes its id (no text) for the search indexes of every replica, in one transaction. */
-  remove(id: string): Promise<boolean> {
+  async remove(id: string): Promise<boolean> {
+    return (await this.removeAll([id])) === 1;
+  }
+
+  /** The same for many (an import taken back): answers how many were there. */
+  removeAll(ids: string[]): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
     return this.db.transaction(async (tx) => {
-      if ((await tx.delete(entries).where(eq(entries.id, id)).returning({ id: entries.id })).length === 0) return false;
-      await tx
-        .insert(entryRemovals)
-        .values({ id })
-        .onConflictDoUpdate({ target: entryRemovals.id, set: { revision: CURRENT_TRANSACTION } });
-      return true;
+      const removed = await tx.delete(entries).where(inArray(entries.id, ids)).returning({ id: entries.id });
+      if (removed.length > 0)
+        await tx
+          .insert(entryRemovals)
+          .values(removed)
+          .onConflictDoUpdate({ target: entryRemovals.id, set: { revision: CURRENT_TRANSACTION } });
+      return removed.length;
     });
   }
 }

@@ -1,12 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { AddForeignEntries, UndoForeignEntries, type RpcRequest } from '@vault/contracts';
-import type { Database } from '@vault/persistence';
 import { Handles } from '@vault/transport';
-import { inArray } from 'drizzle-orm';
 import { DataKeyService } from '../crypto/data-key.service.js';
-import { InjectJournalDb } from '../database.js';
+import { EntriesRepository } from '../entries/entries.repository.js';
 import { sealEntry } from '../entries/entry-cipher.js';
-import { CURRENT_TRANSACTION, entries, entryRemovals } from '../schema/entries.table.js';
 import { foreignEntryId } from './foreign-entry-id.js';
 
 /**
@@ -19,7 +16,7 @@ import { foreignEntryId } from './foreign-entry-id.js';
 @Controller()
 export class ForeignEntriesHandlers {
   constructor(
-    @InjectJournalDb() private readonly db: Database,
+    private readonly entries: EntriesRepository,
     private readonly keys: DataKeyService,
   ) {}
 
@@ -41,22 +38,13 @@ export class ForeignEntriesHandlers {
         updatedAt: new Date(entry.updatedAt),
       });
     }
-    const inserted = await this.db.insert(entries).values(rows).onConflictDoNothing({ target: entries.id }).returning({ id: entries.id });
-    return { added: inserted.map(({ id }) => ({ key: byId.get(id) as string, id })) };
+    const added = await this.entries.insertNew(rows);
+    return { added: added.map((id) => ({ key: byId.get(id) as string, id })) };
   }
 
   /** As deleting each: the rows go and their ids are noted for every replica's search index, in one transaction. */
   @Handles(UndoForeignEntries)
   async undo({ ids }: RpcRequest<typeof UndoForeignEntries>) {
-    if (ids.length === 0) return { removed: 0 };
-    return this.db.transaction(async (tx) => {
-      const removed = await tx.delete(entries).where(inArray(entries.id, ids)).returning({ id: entries.id });
-      if (removed.length > 0)
-        await tx
-          .insert(entryRemovals)
-          .values(removed)
-          .onConflictDoUpdate({ target: entryRemovals.id, set: { revision: CURRENT_TRANSACTION } });
-      return { removed: removed.length };
-    });
+    return { removed: await this.entries.removeAll(ids) };
   }
 }
