@@ -7,7 +7,7 @@ import {
   VaultExporter,
   VaultImporter,
   exportToFile,
-  importDetail,
+  importJournalFromFile,
   importReportLines,
   readPassphraseFile,
 } from '@vault/archive';
@@ -15,7 +15,7 @@ import { createHttpAdapter } from '@vault/gateway';
 import { loadProcessConfig } from '@vault/host';
 import { PersistenceModule, type ConnectionOptions } from '@vault/persistence';
 import { EventBus, EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { domainModules, serviceMigrations } from './domains.js';
 
@@ -61,8 +61,8 @@ async function withVault<T>(work: (app: INestApplication) => Promise<T>): Promis
   }
 }
 
-function record(app: INestApplication, action: AccessAction, success: boolean, detail?: string) {
-  app.get(EventBus).publish(AccessAttempted, { ipAddress: CLI_ADDRESS, action, success, ...(detail ? { detail } : {}) });
+function record(app: INestApplication, action: AccessAction, success: boolean) {
+  app.get(EventBus).publish(AccessAttempted, { ipAddress: CLI_ADDRESS, action, success });
 }
 
 /** The passphrase from `--passphrase-file PATH` (its first line), if given. */
@@ -106,17 +106,6 @@ export async function importCommand(args: string[]) {
 export async function importJournalCommand(args: string[]) {
   const file = args.find((arg) => !arg.startsWith('--'));
   if (!file) throw new Error('Usage: npm run vault -- import-journal FILE');
-  const bytes = statSync(resolve(file)).size;
-  const summary = await withVault(async (app) => {
-    try {
-      const result = await app.get(JournalImporter).import({ body: createReadStream(resolve(file)) });
-      record(app, 'import_journal', true, importDetail(bytes, result));
-      return result;
-    } catch (error) {
-      record(app, 'import_journal', false, importDetail(bytes));
-      if (error instanceof ArchiveRefusal) throw new Error(error.message);
-      throw error;
-    }
-  });
+  const summary = await withVault((app) => importJournalFromFile(app.get(JournalImporter), app.get(EventBus), file, CLI_ADDRESS));
   process.stdout.write(importReportLines(summary));
 }

@@ -10,4 +10,5 @@ export { VaultImporter } from './vault-importer.js';
 export { JournalImporter, countedBytes, importDetail, importReportLines, type ImportProgressListener } from './journal-importer.js';
 export { ArchiveRefusal } from './archive-refusal.js';
 export { exportToFile, readPassphraseFile } from './export-file.js';
+export { importJournalFromFile } from './journal-import-file.js';
 export { openPhotoSource } from './photo-source.js';
