@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authOptions, loadVaultConfig, startGateway, startService } from '../src/index.js';
-import { slowTcpProxy } from './slow-tcp-proxy.js';
 import { OWNER, embeddedConfig, startEmbeddedVault, urlOf } from './stack.js';
 
 const THRESHOLD = 5;
@@ -97,20 +96,6 @@ describe('the sign-in lockout under concurrency', () => {
   });
 
   describe('distributed', () => {
-    const distributedEnv = () => ({
-      VAULT_MODE: 'distributed',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      VAULT_TRUSTED_PROXIES: '127.0.0.1',
-      VAULT_OWNER_NAME: OWNER.name,
-      VAULT_OWNER_USERNAME: OWNER.username,
-      VAULT_OWNER_PASSWORD: OWNER.password,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      NATS_URL: testServers().natsUrl,
-      ...RACE_ENV,
-    });
     let db: TestDatabase;
     let redis: TestRedis;
     let auth: INestApplication;
@@ -118,7 +103,20 @@ describe('the sign-in lockout under concurrency', () => {
     beforeAll(async () => {
       db = await createTestDatabase();
       redis = await createTestRedis();
-      const config = loadVaultConfig(distributedEnv());
+      const config = loadVaultConfig({
+        VAULT_MODE: 'distributed',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        VAULT_TRUSTED_PROXIES: '127.0.0.1',
+        VAULT_OWNER_NAME: OWNER.name,
+        VAULT_OWNER_USERNAME: OWNER.username,
+        VAULT_OWNER_PASSWORD: OWNER.password,
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        NATS_URL: testServers().natsUrl,
+        ...RACE_ENV,
+      });
       auth = await startService(config, 'auth', AuthModule.forRoot(authOptions(config)));
       gateway = await startGateway(config);
     });
@@ -129,28 +127,5 @@ describe('the sign-in lockout under concurrency', () => {
       await redis?.drop();
     });
     describeLockoutRace(() => ({ url: urlOf(gateway), auth }));
-
-    // CI's containers once answered 13 of 50 such sign-ins 503: each claim held a pooled connection while it waited for
-    // the address's row, and the waiting attempts' claims outran the pool. Here each round trip to the database takes 40 ms.
-    it('answers 50 sign-ins at once from one address without a 5xx when its database is 20 ms away', async () => {
-      const distant = await slowTcpProxy(new URL(db.url), 5432, () => 0, { latencyMs: 20 });
-      const config = loadVaultConfig({ ...distributedEnv(), DATABASE_URL: distant.url });
-      // The only auth-svc from here on (afterAll closes it).
-      await auth.close();
-      auth = await startService(config, 'auth', AuthModule.forRoot(authOptions(config)));
-      try {
-        for (let burst = 0; burst < 3; burst++) {
-          const address = `10.14.0.${burst + 1}`;
-          const statuses = await Promise.all(
-            Array.from({ length: BURST }, (_, i) =>
-              new ApiClient(urlOf(gateway), address).login(OWNER.username, i === 0 ? OWNER.password : `wrong guess ${i}`).then((r) => r.status),
-            ),
-          );
-          expect(statuses.filter((s) => ![200, 401, 423, 429].includes(s))).toEqual([]);
-        }
-      } finally {
-        await distant.close();
-      }
-    }, 120_000);
   });
 });

@@ -6,12 +6,10 @@ import { freePort } from './private-nats.js';
  * the rest handed back as is) whose new connections reach the server only
  * after `delayMs`: a busy node, a slow network. `delayMs` is read at each
  * new connection, so a test can slow it down once something has connected.
- * `latencyMs` delays every chunk either way (a server some way off: each
- * round trip takes twice that).
  * `cut(true)` makes the server unreachable: the connections open are reset
  * and new ones are closed at once, until `cut(false)`.
  */
-export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: () => number, options: { latencyMs?: number } = {}) {
+export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: () => number) {
   const sockets = new Set<Socket>();
   let unreachable = false;
   const server: Server = createServer((client) => {
@@ -24,8 +22,8 @@ export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: ()
     client.on('close', () => sockets.delete(client));
     setTimeout(() => {
       const upstream = connect(Number(target.port || defaultPort), target.hostname, () => {
-        relay(client, upstream, options.latencyMs ?? 0);
-        relay(upstream, client, options.latencyMs ?? 0);
+        client.pipe(upstream);
+        upstream.pipe(client);
         client.resume();
       });
       sockets.add(upstream);
@@ -52,13 +50,4 @@ export async function slowTcpProxy(target: URL, defaultPort: number, delayMs: ()
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-/** `from`'s bytes to `to`, each chunk `latencyMs` later; timers of one delay fire in order, so the bytes keep theirs. */
-function relay(from: Socket, to: Socket, latencyMs: number) {
-  if (latencyMs === 0) {
-    from.pipe(to);
-    return;
-  }
-  from.on('data', (chunk) => setTimeout(() => to.writable && to.write(chunk), latencyMs));
 }

@@ -30,7 +30,6 @@ const IN_FLIGHT_EXPIRY = sql.raw(`interval '60 seconds'`);
  */
 const WAIT_FOR_PLACE_MS = 3_000;
 const LOOK_AGAIN_MS = 100;
-const STILL_BUSY: SignInClaim = { judged: false, reason: 'busy' };
 
 /**
  * The per-address lockout (OWASP: lock after repeated failures, count only
@@ -53,39 +52,14 @@ export class LockoutService {
   /** The attempts of this process waiting for a place, per address, first come first woken. */
   private readonly waiting = new Map<string, Array<() => void>>();
 
-  /** Per address, the last claim of this process to reach the database: the next one starts when it has settled. */
-  private readonly claiming = new Map<string, Promise<void>>();
-
   /** A place for this attempt, waiting briefly while the places are held by attempts being judged. */
   async claimInTurn(ipAddress: string): Promise<SignInClaim> {
     const deadline = Date.now() + WAIT_FOR_PLACE_MS;
     for (;;) {
-      // A claim whose turn comes after the deadline is not made: the attempt has waited long enough (429).
-      const claim = await this.oneAtATime(ipAddress, () => (Date.now() >= deadline ? Promise.resolve(STILL_BUSY) : this.claim(ipAddress)));
+      const claim = await this.claim(ipAddress);
       if (claim.judged || claim.reason === 'locked' || Date.now() >= deadline) return claim;
       await this.placeFreed(ipAddress, Math.min(LOOK_AGAIN_MS, deadline - Date.now()));
     }
-  }
-
-  /**
-   * Claims of one address take turns in this process before they reach the
-   * database. They take turns there anyway (each locks the address's row),
-   * but each would hold a pooled connection while it waits for the row: 50
-   * sign-ins at once from one address left none for the rest and failed as
-   * outages (503) on a loaded machine. Other replicas' claims still queue on
-   * the row.
-   */
-  private oneAtATime<T>(ipAddress: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.claiming.get(ipAddress) ?? Promise.resolve()).then(task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.claiming.set(ipAddress, settled);
-    void settled.then(() => {
-      if (this.claiming.get(ipAddress) === settled) this.claiming.delete(ipAddress);
-    });
-    return run;
   }
 
   /** Resolves when an attempt of this process gives a place back, or after `ms` at the latest. */
