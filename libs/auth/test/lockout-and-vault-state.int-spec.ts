@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RpcReply, VaultState } from '@vault/contracts';
 import { applyMigrations, drizzleFor, openConnection, type Connection } from '@vault/persistence';
-import { createTestDatabase, type TestDatabase } from '@vault/testing';
+import { createTestDatabase, slowTcpProxy, type TestDatabase } from '@vault/testing';
 import { AUTH_MIGRATIONS } from '../src/database.js';
-import { LockoutService } from '../src/lockout/lockout.service.js';
+import { LockoutService, type SignInClaim } from '../src/lockout/lockout.service.js';
 import type { OwnerCredentialService } from '../src/owner/owner-credential.service.js';
 import { resetDestroyedVault } from '../src/reset-destroyed-vault.js';
 import { VaultStateHandlers } from '../src/vault-state/vault-state.handlers.js';
@@ -74,24 +74,60 @@ describe('auth-svc on its own database', () => {
       expect(await waiting).toEqual({ judged: true, failuresBefore: 0 });
     });
 
-    it('ends the streak of failures before the right password, not the guesses judged beside it, and forgets the address', async () => {
+    it('ends the streak of failures older than a minute at the right password, and forgets the address', async () => {
       const service = lockout();
-      const wrong = async () => {
+      for (let i = 0; i < 3; i++) {
         await service.claim('192.0.2.5');
         await service.recordFailure('192.0.2.5');
-      };
-      for (let i = 0; i < 3; i++) await wrong();
+      }
+      await db.query("update auth.login_failures set last_wrong_at = now() - interval '61 seconds' where ip_address = '192.0.2.5'");
       const right = await service.claim('192.0.2.5');
       expect(right).toEqual({ judged: true, failuresBefore: 3 });
-      // A guess judged while the right password is being hashed still counts after it.
-      await wrong();
       await service.release('192.0.2.5', right as { judged: true; failuresBefore: number });
-      expect(await db.query("select failures, in_flight from auth.login_failures where ip_address = '192.0.2.5'")).toEqual([{ failures: 1, in_flight: 0 }]);
-      const again = await service.claim('192.0.2.5');
-      expect(again).toEqual({ judged: true, failuresBefore: 1 });
-      await service.release('192.0.2.5', again as { judged: true; failuresBefore: number });
       expect(await db.query("select * from auth.login_failures where ip_address = '192.0.2.5'")).toEqual([]);
     });
+
+    it('keeps the failures of the last minute after the right password: guesses around it are judged five at most', async () => {
+      const service = lockout();
+      const wrong = async () => {
+        const claim = await service.claim('192.0.2.7');
+        expect(claim.judged).toBe(true);
+        return service.recordFailure('192.0.2.7');
+      };
+      for (let i = 0; i < 3; i++) await wrong();
+      const right = await service.claim('192.0.2.7');
+      expect(right).toEqual({ judged: true, failuresBefore: 3 });
+      // A guess judged while the right password is being hashed counts after it, as do the three before it.
+      await wrong();
+      await service.release('192.0.2.7', right as { judged: true; failuresBefore: number });
+      expect(await db.query("select failures, in_flight from auth.login_failures where ip_address = '192.0.2.7'")).toEqual([{ failures: 4, in_flight: 0 }]);
+      // So the fifth wrong password of the minute locks, the right one between them notwithstanding.
+      expect(await wrong()).toBe(true);
+      expect(await service.claim('192.0.2.7')).toEqual({ judged: false, reason: 'locked' });
+    });
+
+    it('judges fifty sign-ins at once over a slow network without running out of connections', async () => {
+      // 20 ms each way per chunk: a claim that held the address's row over several round trips made the others wait past the pool's 2 s.
+      const proxy = await slowTcpProxy(new URL(db.url), 5432, { chunkDelayMs: 20 });
+      const slow = await openConnection({ kind: 'postgres', url: proxy.url, poolSize: 10, connectionWaitMs: 2000 });
+      try {
+        const service = new LockoutService(drizzleFor(slow), { maxFailures: 5, lockoutSeconds: 900 });
+        const attempts = await Promise.allSettled(
+          Array.from({ length: 50 }, async () => {
+            const claim = await service.claimInTurn('192.0.2.8');
+            if (claim.judged) await service.judge('192.0.2.8', () => service.recordFailure('192.0.2.8'));
+            return claim;
+          }),
+        );
+        expect(attempts.filter((attempt) => attempt.status === 'rejected').map((attempt) => String((attempt as PromiseRejectedResult).reason))).toEqual([]);
+        const claims = attempts.map((attempt) => (attempt as PromiseFulfilledResult<SignInClaim>).value);
+        expect(claims.filter((claim) => claim.judged)).toHaveLength(5);
+        expect(claims.filter((claim) => !claim.judged && claim.reason === 'locked')).toHaveLength(45);
+      } finally {
+        await slow.close();
+        await proxy.close();
+      }
+    }, 30_000);
 
     it('gives the place back when judging fails, and frees places a crash left after a minute', async () => {
       const service = lockout();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ApiClient, createTestDatabase, createTestRedis, testServers, type TestDatabase, type TestRedis } from '@vault/testing';
-import { slowTcpProxy } from './slow-tcp-proxy.js';
+import { ApiClient, createTestDatabase, createTestRedis, slowTcpProxy, testServers, type TestDatabase, type TestRedis } from '@vault/testing';
 import { OWNER, startDistributedStack } from './stack.js';
 
 /** How long the gateway's connection to Redis takes to open: a busy node, a Redis a network hop away. */
@@ -22,7 +21,7 @@ describe('a gateway whose Redis connection is slow to open', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = await createTestRedis();
-    proxy = await slowTcpProxy(new URL(redis.url), 6379, () => CONNECT_MS);
+    proxy = await slowTcpProxy(new URL(redis.url), 6379, { connectDelayMs: () => CONNECT_MS });
   });
 
   afterAll(async () => {

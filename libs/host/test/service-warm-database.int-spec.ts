@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ClientProxy } from '@nestjs/microservices';
 import { ListTargets } from '@vault/contracts';
-import { createTestDatabase, type TestDatabase } from '@vault/testing';
+import { createTestDatabase, slowTcpProxy, type TestDatabase } from '@vault/testing';
 import { createClientProxy } from '@vault/transport';
 import { firstValueFrom, timeout } from 'rxjs';
 import { startApp, type AppProcess } from './app-process.js';
 import { PrivateNats, freePort } from './private-nats.js';
-import { slowTcpProxy } from './slow-tcp-proxy.js';
 
 // Issue 31: a new replica takes requests from its queue group the moment it
 // joins. On a busy node (a rolling upgrade: six pods starting at once), a new
@@ -19,7 +18,7 @@ const AT_ONCE = 3;
 /** A TCP proxy to the database whose new connections, once it is slowed, reach the server only after SLOW_CONNECTION_MS. */
 async function databaseProxy(target: URL) {
   let slow = false;
-  const proxy = await slowTcpProxy(target, 5432, () => (slow ? SLOW_CONNECTION_MS : 0));
+  const proxy = await slowTcpProxy(target, 5432, { connectDelayMs: () => (slow ? SLOW_CONNECTION_MS : 0) });
   return { ...proxy, slowDown: (on = true) => (slow = on) };
 }
 

@@ -6,3 +6,4 @@ export * from './images.js';
 export * from './owner.js';
 export * from './day-one-export.js';
 export * from './zip-files.js';
+export * from './slow-tcp-proxy.js';

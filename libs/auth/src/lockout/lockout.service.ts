@@ -24,12 +24,25 @@ export function refusalOf(claim: Extract<SignInClaim, { judged: false }>): RpcFa
 /** An attempt never takes this long (the gateway gives up after its RPC deadline): a place held longer was left by a crash. */
 const IN_FLIGHT_EXPIRY = sql.raw(`interval '60 seconds'`);
 /**
+ * Wrong passwords this recent may belong to the burst a right password is
+ * part of: it does not end them, or guesses racing the owner's sign-in would
+ * have the lock's number judged before it and again after it.
+ */
+const SAME_BURST = sql.raw(`interval '60 seconds'`);
+/**
  * How long an attempt waits for a place while others from its address are
- * being judged (within VerifyOwner's deadline), and how often it looks again
- * when no attempt of this process wakes it (another replica judged them).
+ * being judged (within VerifyOwner's deadline), and how often the first of
+ * this process's waiters looks again when no attempt of this process wakes
+ * it (another replica judged them).
  */
 const WAIT_FOR_PLACE_MS = 3_000;
 const LOOK_AGAIN_MS = 100;
+
+/** An address's waiting attempts in this process, first come first woken, and the timer that has the first look again. */
+interface Waiters {
+  queue: Array<() => void>;
+  lookAgain: NodeJS.Timeout;
+}
 
 /**
  * The per-address lockout (OWASP: lock after repeated failures, count only
@@ -38,9 +51,13 @@ const LOOK_AGAIN_MS = 100;
  * an attempt is judged only while the streak's failures plus the attempts in
  * flight stay under the threshold, so at most `maxFailures` wrong passwords
  * are ever judged before the lock, however many arrive at once. A right
- * password only gives its place back and ends the streak of failures, so
- * overlapping correct sign-ins (a phone, a laptop and the installed app
- * behind one home router) never add up to a lock.
+ * password only gives its place back and ends the streak of failures older
+ * than a burst, so overlapping correct sign-ins (a phone, a laptop and the
+ * installed app behind one home router) never add up to a lock.
+ *
+ * Each step is one statement, so an address's row is locked only while the
+ * server runs it, never across a round trip: fifty attempts at once over a
+ * slow network do not queue for the row while holding the pool's connections.
  */
 @Injectable()
 export class LockoutService {
@@ -49,67 +66,93 @@ export class LockoutService {
     @Inject(LOCKOUT_OPTIONS) private readonly options: LockoutOptions,
   ) {}
 
-  /** The attempts of this process waiting for a place, per address, first come first woken. */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly waiting = new Map<string, Waiters>();
 
   /** A place for this attempt, waiting briefly while the places are held by attempts being judged. */
   async claimInTurn(ipAddress: string): Promise<SignInClaim> {
     const deadline = Date.now() + WAIT_FOR_PLACE_MS;
     for (;;) {
       const claim = await this.claim(ipAddress);
-      if (claim.judged || claim.reason === 'locked' || Date.now() >= deadline) return claim;
-      await this.placeFreed(ipAddress, Math.min(LOOK_AGAIN_MS, deadline - Date.now()));
+      if (claim.judged || claim.reason === 'locked') return claim;
+      const left = deadline - Date.now();
+      // Given up without one more look: the waiters of a burst all reach their deadline at once.
+      if (left <= 0 || !(await this.placeFreed(ipAddress, left))) return claim;
     }
   }
 
-  /** Resolves when an attempt of this process gives a place back, or after `ms` at the latest. */
-  private placeFreed(ipAddress: string, ms: number): Promise<void> {
+  /**
+   * True when an attempt of this process gave a place back (or it is this
+   * waiter's turn to look again), false after `ms`. Only the first waiter
+   * looks on its own, so a burst's waiters do not each query the database
+   * every 100 ms.
+   */
+  private placeFreed(ipAddress: string, ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const queue = this.waiting.get(ipAddress) ?? [];
-      this.waiting.set(ipAddress, queue);
-      const wake = () => {
+      let waiters = this.waiting.get(ipAddress);
+      if (!waiters) {
+        const lookAgain = setInterval(() => this.wake(ipAddress, false), LOOK_AGAIN_MS);
+        waiters = { queue: [], lookAgain };
+        this.waiting.set(ipAddress, waiters);
+      }
+      const { queue } = waiters;
+      const leave = (woken: boolean) => {
         clearTimeout(timer);
         const at = queue.indexOf(wake);
         if (at !== -1) queue.splice(at, 1);
-        if (queue.length === 0 && this.waiting.get(ipAddress) === queue) this.waiting.delete(ipAddress);
-        resolve();
+        if (queue.length === 0 && this.waiting.get(ipAddress) === waiters) {
+          clearInterval(waiters.lookAgain);
+          this.waiting.delete(ipAddress);
+        }
+        resolve(woken);
       };
-      const timer = setTimeout(wake, ms);
+      const wake = () => leave(true);
+      const timer = setTimeout(() => leave(false), ms);
       queue.push(wake);
     });
   }
 
   /** One waiter per place given back; all of them when the address is locked, as none will be judged. */
   private wake(ipAddress: string, all: boolean) {
-    const queue = this.waiting.get(ipAddress);
-    if (!queue) return;
-    for (const wake of all ? [...queue] : queue.slice(0, 1)) wake();
+    const waiters = this.waiting.get(ipAddress);
+    if (!waiters) return;
+    for (const wake of all ? [...waiters.queue] : waiters.queue.slice(0, 1)) wake();
   }
 
-  /** One try for a place, in one transaction that holds the address's row. */
+  /** One try for a place: a conditional update of the address's row, which a new address first gets. */
   async claim(ipAddress: string): Promise<SignInClaim> {
-    const { maxFailures } = this.options;
-    const period = this.period();
-    return this.db.transaction(async (tx) => {
-      // The no-op update locks the row, so claims of one address take turns; a new address starts empty.
-      const [row] = await tx
-        .insert(loginFailures)
-        .values({ ipAddress, failures: 0, inFlight: 0, lastFailureAt: sql`now()`, lockedUntil: null })
-        .onConflictDoUpdate({ target: loginFailures.ipAddress, set: { ipAddress: sql`excluded.ip_address` } })
-        .returning({
-          // A streak ends when its last attempt is older than the lockout period, or when its lockout has run out.
-          failures: sql<number>`case when ${loginFailures.lastFailureAt} < now() - ${period} or ${loginFailures.lockedUntil} <= now() then 0 else ${loginFailures.failures} end`,
-          inFlight: sql<number>`case when ${loginFailures.lastFailureAt} < now() - ${IN_FLIGHT_EXPIRY} then 0 else ${loginFailures.inFlight} end`,
-          locked: sql<boolean>`coalesce(${loginFailures.lockedUntil} > now(), false)`,
-        });
-      if (row.locked) return { judged: false, reason: 'locked' } as const;
-      if (row.failures + row.inFlight >= maxFailures) return { judged: false, reason: 'busy' } as const;
-      await tx
+    for (let tries = 0; tries < 3; tries++) {
+      const [taken] = await this.db
         .update(loginFailures)
-        .set({ failures: row.failures, inFlight: row.inFlight + 1, lastFailureAt: sql`now()`, lockedUntil: null })
+        .set({ failures: this.streak(), inFlight: sql`${this.inFlight()} + 1`, lastFailureAt: sql`now()`, lockedUntil: null })
+        .where(and(eq(loginFailures.ipAddress, ipAddress), sql`not ${this.locked()}`, sql`${this.streak()} + ${this.inFlight()} < ${this.options.maxFailures}`))
+        .returning({ failuresBefore: loginFailures.failures });
+      if (taken) return { judged: true, failuresBefore: taken.failuresBefore };
+      const [refused] = await this.db
+        .select({ locked: this.locked(), full: sql<boolean>`${this.streak()} + ${this.inFlight()} >= ${this.options.maxFailures}` })
+        .from(loginFailures)
         .where(eq(loginFailures.ipAddress, ipAddress));
-      return { judged: true, failuresBefore: row.failures } as const;
-    });
+      if (refused?.locked) return { judged: false, reason: 'locked' };
+      if (refused?.full) return { judged: false, reason: 'busy' };
+      // Claimed again when a place came free since, and for a new address (or one a right password just forgot) once it has its row.
+      if (!refused)
+        await this.db.insert(loginFailures).values({ ipAddress, failures: 0, inFlight: 0, lastFailureAt: sql`now()`, lockedUntil: null }).onConflictDoNothing();
+    }
+    // The places changed hands between each look: the address is busy.
+    return { judged: false, reason: 'busy' };
+  }
+
+  /** The streak's failures: it ends when its last attempt is older than the lockout period, or when its lockout has run out. */
+  private streak() {
+    return sql<number>`case when ${loginFailures.lastFailureAt} < now() - ${this.period()} or ${loginFailures.lockedUntil} <= now() then 0 else ${loginFailures.failures} end`;
+  }
+
+  /** The attempts being judged, none once the last one started longer ago than any attempt takes. */
+  private inFlight() {
+    return sql<number>`case when ${loginFailures.lastFailureAt} < now() - ${IN_FLIGHT_EXPIRY} then 0 else ${loginFailures.inFlight} end`;
+  }
+
+  private locked() {
+    return sql<boolean>`coalesce(${loginFailures.lockedUntil} > now(), false)`;
   }
 
   /**
@@ -133,10 +176,11 @@ export class LockoutService {
       .set({
         failures: sql`${loginFailures.failures} + 1`,
         inFlight: sql`greatest(${loginFailures.inFlight} - 1, 0)`,
+        lastWrongAt: sql`now()`,
         lockedUntil: sql`case when ${loginFailures.failures} + 1 >= ${this.options.maxFailures} then greatest(coalesce(${loginFailures.lockedUntil}, now()), now() + ${this.period()}) else ${loginFailures.lockedUntil} end`,
       })
       .where(eq(loginFailures.ipAddress, ipAddress))
-      .returning({ locked: sql<boolean>`coalesce(${loginFailures.lockedUntil} > now(), false)` });
+      .returning({ locked: this.locked() });
     const locked = row?.locked ?? false;
     this.wake(ipAddress, locked);
     return locked;
@@ -144,11 +188,12 @@ export class LockoutService {
 
   /**
    * The right password (or factor) ends the streak of failures as it stood
-   * when the attempt was claimed: its place is given back, and the failures
-   * before it no longer count. Guesses judged beside it still do, so a burst
-   * of guesses racing the owner never gets more than the lock's number of
-   * wrong passwords judged. Once nothing else is in flight and no lock runs,
-   * the address is forgotten.
+   * when the attempt was claimed, unless the last of them is under a minute
+   * old: its place is given back, and the failures before it no longer
+   * count. Guesses judged beside it or just before it still do, so a burst of
+   * guesses racing the owner never gets more than the lock's number of wrong
+   * passwords judged. Once nothing else is in flight and no lock runs, the
+   * address is forgotten.
    */
   async release(ipAddress: string, claim: Extract<SignInClaim, { judged: true }>): Promise<void> {
     await this.giveBack(ipAddress, claim.failuresBefore);
@@ -174,13 +219,13 @@ export class LockoutService {
     await this.giveBack(ipAddress, 0);
   }
 
-  /** Gives a place back, and takes `failuresEnded` off the streak unless it earned a lock that still runs. */
+  /** Gives a place back, and takes `failuresEnded` off the streak unless it earned a lock that still runs or its last failure is of the same burst. */
   private async giveBack(ipAddress: string, failuresEnded: number) {
     await this.db
       .update(loginFailures)
       .set({
         inFlight: sql`greatest(${loginFailures.inFlight} - 1, 0)`,
-        failures: sql`case when ${loginFailures.lockedUntil} > now() then ${loginFailures.failures} else greatest(${loginFailures.failures} - ${failuresEnded}, 0) end`,
+        failures: sql`case when ${loginFailures.lockedUntil} > now() or ${loginFailures.lastWrongAt} > now() - ${SAME_BURST} then ${loginFailures.failures} else greatest(${loginFailures.failures} - ${failuresEnded}, 0) end`,
       })
       .where(eq(loginFailures.ipAddress, ipAddress));
     this.wake(ipAddress, false);

@@ -1,0 +1,1 @@
+ALTER TABLE "auth"."login_failures" ADD COLUMN "last_wrong_at" timestamp with time zone;
