@@ -4,7 +4,7 @@ import { contextLogger } from '@vault/platform';
 import { DataKeyService } from '../crypto/data-key.service.js';
 import { openEntry } from '../entries/entry-cipher.js';
 import { SearchIndex } from './search-index.js';
-import { SearchFeedRepository, type SealedEntry } from './search-feed.repository.js';
+import { type FeedTaker, SearchFeedRepository } from './search-feed.repository.js';
 
 /** How often an idle index looks for changes made through other replicas, and for an erase. */
 export const SEARCH_REFRESH_MS = 2_000;
@@ -108,11 +108,9 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
       }
     }
     const since = this.horizon;
-    const read = await this.feed.read(since);
     // Changes go into a copy, swapped in whole once complete: a search never sees half of them.
     const index = since === undefined ? new SearchIndex() : this.index.copy();
-    for (const id of read.removed) index.remove(id);
-    await this.put(index, read.written);
+    const read = await this.feed.read(since, this.taker(index, generation));
     if (generation !== this.generation) return;
     if (since !== undefined && index.size !== read.total) {
       // Rows went without a note (a discarded restore): build it from every row.
@@ -123,15 +121,29 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
     this.horizon = read.horizon;
   }
 
-  private async put(index: SearchIndex, rows: SealedEntry[]): Promise<void> {
-    if (rows.length === 0) return;
-    // Only rows bring the data key out: an empty or erased journal makes none.
-    const key = await this.keys.current();
-    // One folder for these rows only: its remembered words go with it.
+  /**
+   * What takes a read into `index`: the removals, then each written row,
+   * opened, folded in and its plaintext let go before the next row is
+   * read. One folder for this read only: its remembered words go with it.
+   * After an erase the rest of the read is opened no more.
+   */
+  private taker(index: SearchIndex, generation: number): FeedTaker {
     const fold = batchFolder();
-    for (const row of rows) {
-      const entry = openEntry(key, row);
-      index.put({ id: entry.id, createdAt: row.createdAt, title: entry.title, content: entry.content }, fold);
-    }
+    let key: Buffer | undefined;
+    return {
+      removed: (ids) => {
+        for (const id of ids) index.remove(id);
+      },
+      // Only rows bring the data key out: an empty or erased journal makes none.
+      ready: async () => {
+        key = await this.keys.current();
+      },
+      written: (row) => {
+        if (generation !== this.generation) return;
+        // ready() came first.
+        const { id, title, content } = openEntry(key!, row);
+        index.put({ id, createdAt: row.createdAt, title, content }, fold);
+      },
+    };
   }
 }

@@ -15,6 +15,12 @@ const SEALED = {
   updatedAt: entries.updatedAt,
 };
 
+/**
+ * Sealed rows fetched at once when the index is built or brought up to
+ * date: about 150 KB of ciphertext, and 100 round trips for 10,000 entries.
+ */
+export const SEARCH_FEED_BATCH = 100;
+
 /** The oldest transaction still running, as text: every transaction before it has ended. */
 const HORIZON = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text`;
 
@@ -26,6 +32,37 @@ export interface Glance {
   total?: number;
   /** Whether a row was written or removed at or after `since`. */
   changed: boolean;
+}
+
+/** What a read hands over as it goes: the removed ids, then (once ready) the written rows. */
+export interface FeedTaker {
+  /** The ids removed since the read's `since`, before any written row. */
+  removed(ids: string[]): void;
+  /** Before the first row, when the table holds any: what `written` needs (the data key) is made ready here. */
+  ready(): Promise<void>;
+  /** Each row written since the read's `since`, one at a time: what is done with it is done before the next is taken. */
+  written(row: SealedEntry): void;
+}
+
+/** A row of the cursor as node-postgres (or PGlite) gives it: named by column, not yet mapped by Drizzle. */
+type RawRow = Record<string, unknown>;
+
+/** The next rows of the read's cursor. */
+async function fetchBatch(tx: Database): Promise<RawRow[]> {
+  const { rows } = (await tx.execute(sql.raw(`fetch ${SEARCH_FEED_BATCH} from search_feed`))) as unknown as { rows: RawRow[] };
+  return rows;
+}
+
+/** A raw row mapped as Drizzle maps a selected one (the timestamps from text, the bytes as a Buffer). */
+function sealedEntry(row: RawRow): SealedEntry {
+  const column = (field: { name: string; mapFromDriverValue(value: unknown): unknown }) => field.mapFromDriverValue(row[field.name]);
+  return {
+    id: row[entries.id.name] as string,
+    titleCiphertext: row[entries.titleCiphertext.name] === null ? null : (column(entries.titleCiphertext) as Buffer),
+    contentCiphertext: column(entries.contentCiphertext) as Buffer,
+    createdAt: column(entries.createdAt) as Date,
+    updatedAt: column(entries.updatedAt) as Date,
+  };
 }
 
 /**
@@ -59,23 +96,36 @@ export class SearchFeedRepository {
   }
 
   /**
-   * In one snapshot (repeatable read): the horizon, the count, the rows
-   * written and the ids removed since `since` (every row when `since` is
-   * undefined).
+   * In one snapshot (repeatable read): the horizon and the count, returned;
+   * the ids removed since `since`, then the rows written since (every row
+   * when `since` is undefined), handed to `take` as they are read. The rows
+   * come through a cursor, SEARCH_FEED_BATCH at a time, and each is let go
+   * once taken: the index is built with a few sealed rows in memory, not
+   * the whole journal's. Rows held longer outlive a few young-generation
+   * collections, so they and their buffers are freed only by a full one,
+   * and the memory they took stays resident (the allocator keeps it):
+   * building from 10,000 entries raises the resident memory by about
+   * 25 MB this way, 40 to 50 when each batch is kept until it is done.
    */
-  read(since: string | undefined): Promise<Glance & { written: SealedEntry[]; removed: string[] }> {
+  read(since: string | undefined, take: FeedTaker): Promise<Glance> {
     return this.db.transaction(
       async (tx) => {
         const [moment] = await tx.select({ horizon: HORIZON, total: count() }).from(entries);
-        const written = await tx
-          .select(SEALED)
-          .from(entries)
-          .where(since === undefined ? undefined : gte(entries.revision, since));
-        const removed =
-          since === undefined
-            ? []
-            : (await tx.select({ id: entryRemovals.id }).from(entryRemovals).where(gte(entryRemovals.revision, since))).map((row) => row.id);
-        return { ...moment, changed: true, written, removed };
+        if (since !== undefined)
+          take.removed((await tx.select({ id: entryRemovals.id }).from(entryRemovals).where(gte(entryRemovals.revision, since))).map((row) => row.id));
+        if (moment.total > 0) {
+          await take.ready();
+          const written = tx
+            .select(SEALED)
+            .from(entries)
+            .where(since === undefined ? undefined : gte(entries.revision, since));
+          await tx.execute(sql`declare search_feed no scroll cursor for ${written}`);
+          for (let batch = await fetchBatch(tx); batch.length > 0; batch = await fetchBatch(tx)) {
+            // Popped, not iterated: a row taken is gone from the batch (the index's order is its own).
+            for (let row = batch.pop(); row !== undefined; row = batch.pop()) take.written(sealedEntry(row));
+          }
+        }
+        return { ...moment, changed: true };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );

@@ -25,6 +25,20 @@ describe('SearchIndex', () => {
     expect(filled().match(searchTerms('"red door"'), 0, 50)).not.toContain('c');
   });
 
+  it('finds words of every script, whatever bytes their characters share', () => {
+    const index = new SearchIndex();
+    index.put({ id: 'greek', createdAt: at(1), title: 'Θάλασσα', content: 'η νύχτα' });
+    index.put({ id: 'japanese', createdAt: at(2), content: '東京の夜、雨' });
+    index.put({ id: 'german', createdAt: at(3), content: 'Die Straße am Fluss' });
+    expect(index.match(searchTerms('θαλασσα'), 0, 50)).toEqual(['greek']);
+    expect(index.match(searchTerms('νυχτα'), 0, 50)).toEqual(['greek']);
+    expect(index.match(searchTerms('京'), 0, 50)).toEqual(['japanese']);
+    expect(index.match(searchTerms('STRASSE am'), 0, 50)).toEqual(['german']);
+    // 亰 and 京 differ in their last byte only.
+    expect(index.match(searchTerms('亰'), 0, 50)).toEqual([]);
+    expect(index.match(searchTerms('νυχτες'), 0, 50)).toEqual([]);
+  });
+
   it('orders entries of the same time by id, as the list does', () => {
     const index = new SearchIndex();
     index.put({ id: '1', createdAt: at(1), content: 'same' });
