@@ -5,12 +5,13 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { brotliCopies } from './brotli-copies';
 import { routeHints } from './route-hints';
+import { shellWorker } from './shell-worker';
 import { SIGNED_IN_SHELL_MODULE, screenHints } from './src/screens/signed-in-screens';
 
 const contracts = fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), routeHints(SIGNED_IN_SHELL_MODULE, screenHints), brotliCopies()],
+  plugins: [react(), tailwindcss(), routeHints(SIGNED_IN_SHELL_MODULE, screenHints), shellWorker(), brotliCopies()],
   resolve: {
     alias: {
       '@vault/contracts': contracts,

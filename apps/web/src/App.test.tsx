@@ -109,15 +109,55 @@ describe('system status', () => {
     expect(screen.queryByText(/Here lies the mind/)).toBeNull();
   });
 
-  it('degrades to a plain VAULT title when the server is unreachable', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
-    );
+  it('degrades to a plain VAULT title when the owner’s name cannot be read', async () => {
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => Promise.reject(new TypeError('Failed to fetch')),
+      'GET /api/user': unauthorized,
+    });
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByRole('heading', { name: 'VAULT' })).toBeTruthy();
     expect(screen.getByText('Personal Access Portal')).toBeTruthy();
+  });
+
+  it('says VAULT UNREACHABLE when the vault does not answer at all, and RETRY asks again', async () => {
+    const unreachable = vi.fn(async () => Promise.reject(new TypeError('Failed to fetch')));
+    vi.stubGlobal('fetch', unreachable);
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByRole('heading', { name: 'VAULT UNREACHABLE' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('The vault did not answer');
+    expect(screen.queryByText('Personal Access Portal')).toBeNull();
+
+    // Still no answer: the same screen, after the button said it was trying.
+    const user = userEvent.setup();
+    const calls = unreachable.mock.calls.length;
+    await user.click(screen.getByRole('button', { name: 'RETRY' }));
+    await waitFor(() => expect(unreachable.mock.calls.length).toBeGreaterThan(calls));
+    expect(await screen.findByRole('button', { name: 'RETRY' })).toBeTruthy();
+
+    // The vault answers again: the login screen.
+    mockFetch({
+      'GET /api/system/status': () => json({ destroyed: false }),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': unauthorized,
+    });
+    await user.click(screen.getByRole('button', { name: 'RETRY' }));
+    expect(await screen.findByRole('heading', { name: "Bruce's VAULT" })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'VAULT UNREACHABLE' })).toBeNull();
+  });
+
+  it('does not call an answer with an error status unreachable (the vault answered)', async () => {
+    mockFetch({
+      'GET /api/system/status': () => text('Bad Gateway', 502, 'Bad Gateway'),
+      'GET /api/system/owner': () => json(owner),
+      'GET /api/user': unauthorized,
+    });
+    renderWithProviders(<App />, { route: '/', withToaster: false });
+
+    expect(await screen.findByText('Personal Access Portal')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'VAULT UNREACHABLE' })).toBeNull();
   });
 });
 

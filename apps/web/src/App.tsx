@@ -1,12 +1,13 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
-import { InitializingScreen, NotFoundScreen } from './components/status-screens';
+import { InitializingScreen, NotFoundScreen, UnreachableScreen } from './components/status-screens';
 import { Toaster } from './components/toaster';
 import { FarewellScreen } from './screens/farewell';
 import { LoginScreen } from './screens/login';
 import { markVaultGone, useVaultGone } from './lib/farewell';
-import { OWNER_KEY, STATUS_KEY, USER_KEY, useAuth, useOwner, useSystemStatus, wantsSignIn } from './lib/session';
+import { forgetOfflineShell } from './lib/offline-shell';
+import { OWNER_KEY, STATUS_KEY, USER_KEY, useAuth, useOwner, useRetryFirstCalls, useSystemStatus, wantsSignIn } from './lib/session';
 import { lazyScreen } from './screens/lazy-screen';
 import { loadAuthenticatedApp, preloadSignedInScreen } from './screens/screen-loaders';
 
@@ -32,6 +33,7 @@ function VaultGate() {
   // Learnt on this page: its own PERFECT CELL was confirmed, or a call answered 410.
   const gone = useVaultGone();
   const queryClient = useQueryClient();
+  const retry = useRetryFirstCalls();
 
   // A vault found destroyed at start erases what it left on this device too (drafts).
   useEffect(() => {
@@ -40,8 +42,10 @@ function VaultGate() {
 
   // Nothing of the erased vault stays in memory: every read goes but the three this
   // component watches, which hold no vault data (the status, the owner's public name).
+  // Nor on the device: the installed app's worker and caches go too.
   useEffect(() => {
     if (!gone) return;
+    void forgetOfflineShell();
     queryClient.setQueryData(STATUS_KEY, { destroyed: true });
     const kept = new Set([STATUS_KEY, OWNER_KEY, USER_KEY].map((key) => key.join('/')));
     queryClient.removeQueries({ predicate: (query) => !kept.has(query.queryKey.join('/')) });
@@ -49,6 +53,8 @@ function VaultGate() {
 
   if (gone) return owner.isPending ? <InitializingScreen /> : <FarewellScreen name={owner.data?.name} />;
   if (status.isLoading) return <InitializingScreen />;
+  // No answer at all (offline, or the vault is down): the app says so instead of a login it could not send.
+  if (status.unreachable) return <UnreachableScreen onRetry={() => void retry()} retrying={status.retrying} />;
   if (status.destroyed) {
     if (owner.isPending) return <InitializingScreen />;
     return <FarewellScreen name={owner.data?.name} />;

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/media-query';
 import { leaveFor } from '../lib/leave';
+import { forgetOfflineShell } from '../lib/offline-shell';
 import { rememberScreen } from '../lib/return-path';
 import { isGlobalAccessOn, SIGN_IN_STATE, useAuth, vaultTitle } from '../lib/session';
 import { SIGNED_IN_SCREENS } from '../screens/signed-in-screens';
@@ -31,10 +32,13 @@ export function formatClock(date: Date): string {
 export const GLOBAL_ACCESS_BANNER = 'GLOBAL ACCESS ACTIVE: this vault is open to anyone who reaches it';
 export const VISITOR_NOTE = 'You are browsing as a visitor. The owner signs in to change settings.';
 
-/** After the confirm, to the logout endpoint; a vault destroyed meanwhile shows its farewell page instead. */
+/**
+ * After the confirm, to the logout endpoint; a vault destroyed meanwhile shows its farewell page instead.
+ * The installed app's worker and caches go first: the device keeps nothing once the owner has left.
+ */
 export function logout(): void {
   if (window.confirm(LOGOUT_CONFIRM)) {
-    void leaveFor(LOGOUT_ENDPOINT);
+    void forgetOfflineShell().then(() => leaveFor(LOGOUT_ENDPOINT));
   }
 }
 
@@ -97,7 +101,8 @@ export function AppHeader() {
 
   return (
     <>
-      <header className="sticky top-0 z-40 border-b-2 border-black bg-vault-deep/95 shadow-[0_4px_0_0_#000] backdrop-blur">
+      {/* The top inset: installed on a phone, the header's ground runs under the status bar and its controls below it. */}
+      <header className="sticky top-0 z-40 border-b-2 border-black bg-vault-deep/95 pt-[env(safe-area-inset-top)] shadow-[0_4px_0_0_#000] backdrop-blur">
         <div className="h-1 bg-gradient-to-r from-hero-red-deep via-hero-yellow to-hero-cyan" aria-hidden="true" />
         <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
           <div className="flex items-center gap-3 py-3">

@@ -1,21 +1,49 @@
-import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HTTP_ROUTES, type CurrentUser } from '@vault/contracts';
+import { isUnreachableError } from './reachability';
 import { routeQuery, routeQueryOrNullOn401 } from './route-query';
 
-const statusQuery = routeQuery(HTTP_ROUTES.systemStatus);
-const ownerQuery = routeQuery(HTTP_ROUTES.systemOwner);
-const userQuery = routeQueryOrNullOn401(HTTP_ROUTES.currentUser);
+/**
+ * The three calls every first screen waits for are made whatever the browser
+ * thinks of its connection: offline, TanStack Query would hold them paused,
+ * and the page would say INITIALIZING VAULT... for ever instead of VAULT
+ * UNREACHABLE.
+ */
+const FIRST_CALL = { networkMode: 'always' } as const;
+const statusQuery = { ...routeQuery(HTTP_ROUTES.systemStatus), ...FIRST_CALL };
+const ownerQuery = { ...routeQuery(HTTP_ROUTES.systemOwner), ...FIRST_CALL };
+const userQuery = { ...routeQueryOrNullOn401(HTTP_ROUTES.currentUser), ...FIRST_CALL };
 export const STATUS_KEY = statusQuery.queryKey;
 export const OWNER_KEY = ownerQuery.queryKey;
 export const USER_KEY = userQuery.queryKey;
 
-/** System status; a failed check counts as not destroyed. */
-export function useSystemStatus(): { isLoading: boolean; destroyed: boolean } {
+export interface SystemStatus {
+  isLoading: boolean;
+  destroyed: boolean;
+  /** The status call got no answer at all (no network, or the vault's address is down). */
+  unreachable: boolean;
+  /** The call is being made again (see useRetryFirstCalls). */
+  retrying: boolean;
+}
+
+/** System status; a failed check counts as not destroyed, and one that got no answer as unreachable. */
+export function useSystemStatus(): SystemStatus {
   const query = useQuery(statusQuery);
   return {
     isLoading: query.isPending,
     destroyed: query.isSuccess && query.data?.destroyed === true,
+    unreachable: query.isError && isUnreachableError(query.error),
+    retrying: query.isFetching,
   };
+}
+
+/** Makes the three first calls again (VAULT UNREACHABLE's RETRY). */
+export function useRetryFirstCalls(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all([STATUS_KEY, OWNER_KEY, USER_KEY].map((queryKey) => queryClient.refetchQueries({ queryKey, exact: true })));
+  }, [queryClient]);
 }
 
 /** The public owner profile (name and username) for the login title and the farewell page. */

@@ -1,7 +1,8 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, Route, Routes } from 'react-router-dom';
 import { AppHeader } from '../components/header';
 import { NotFoundScreen, ScreenLoading } from '../components/status-screens';
+import { registerShellWorker } from '../lib/offline-shell';
 import { lazyScreen } from './lazy-screen';
 import { signedInScreens } from './screen-loaders';
 
@@ -9,13 +10,15 @@ import { signedInScreens } from './screen-loaders';
 const screenRoutes = signedInScreens.map(({ path, load }) => ({ path, Screen: lazyScreen(load) }));
 
 function Shell() {
+  // Signed in: the installed app may now keep its shell for the times the vault cannot be reached.
+  useEffect(() => registerShellWorker(), []);
   return (
     <div className="min-h-dvh">
       <a href="#main-content" className="btn btn-yellow sr-only z-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4">
         Skip to content
       </a>
       <AppHeader />
-      <main id="main-content" tabIndex={-1} className="outline-none">
+      <main id="main-content" tabIndex={-1} className="pb-[env(safe-area-inset-bottom)] outline-none">
         <Suspense fallback={<ScreenLoading title="INITIALIZING VAULT..." />}>
           <Outlet />
         </Suspense>

@@ -1,10 +1,11 @@
 import { SkullIcon } from '../components/icons';
+import { SAFE_SCREEN_PADDING } from '../components/status-screens';
 
 /** Shown on every route once the vault has self-destructed. */
 export function FarewellScreen({ name }: { name?: string | null }) {
   const who = name?.trim() || 'the owner';
   return (
-    <main className="flex min-h-dvh items-center justify-center p-6">
+    <main className={`flex min-h-dvh items-center justify-center p-6 ${SAFE_SCREEN_PADDING}`}>
       <div className="w-full max-w-xl text-center">
         <span className="mx-auto mb-8 flex h-20 w-20 items-center justify-center rounded-full border-2 border-edge bg-panel text-4xl text-muted">
           <SkullIcon />

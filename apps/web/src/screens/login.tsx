@@ -87,7 +87,7 @@ export function LoginScreen({ owner, footer }: { owner?: PublicOwner | null; foo
   const problem = missing === 'username' ? MISSING_USERNAME : missing === 'password' ? MISSING_PASSWORD : null;
 
   return (
-    <main className="flex min-h-dvh items-center justify-center px-4 py-10 sm:px-6">
+    <main className="flex min-h-dvh items-center justify-center px-4 pt-[max(2.5rem,env(safe-area-inset-top))] pb-[max(2.5rem,env(safe-area-inset-bottom))] sm:px-6">
       <div className="w-full max-w-md">
         <div className="mb-6 flex flex-col items-center text-center">
           <span className="mb-5 flex h-20 w-20 -rotate-6 items-center justify-center rounded-2xl border-[3px] border-black bg-hero-red-deep text-4xl text-white shadow-[6px_6px_0_0_#000]">

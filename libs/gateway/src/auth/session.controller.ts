@@ -9,6 +9,7 @@ import { clearSessionCookie, readSessionId, setPendingSignInCookie } from '../se
 import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
 import { AccessRecorder } from '../audit/access-recorder.js';
+import { clearSiteData } from '../http/clear-site-data.js';
 import { LoginGuard } from './login.guard.js';
 import { SessionIssuer } from './session-issuer.js';
 
@@ -56,6 +57,11 @@ export class SessionController {
     reply.redirect('/', 302);
   }
 
+  /**
+   * Ends the session and sends the browser to the login screen, telling it to
+   * forget what it kept of the vault (Clear-Site-Data): on a shared phone the
+   * installed app's shell and any stored draft go with the session.
+   */
   @Public()
   @Get('logout')
   async logout(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
@@ -69,6 +75,7 @@ export class SessionController {
     }
     if (id) this.access.record(request, 'logout', true);
     clearSessionCookie(request, reply);
+    clearSiteData(reply);
     reply.redirect('/', 302);
   }
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { GATEWAY_OPTIONS, type GatewayOptions } from '../gateway.options.js';
 import { refuseForeignHosts } from './allowed-hosts.js';
 import { BODY_LIMIT_BYTES } from './body-limit.js';
+import { clearSiteDataAfterSelfDestruct } from './clear-site-data.js';
 import { compressJsonAnswers } from './compression.js';
 import { refuseCrossSiteWrites } from './cross-site.js';
 import { depthBoundedJsonParser } from './json-depth.js';
@@ -38,7 +39,8 @@ export function createHttpAdapter(options: HttpServerOptions): FastifyAdapter {
 
 /**
  * The plumbing around Nest's routes: cookies, the request id, access logs,
- * security headers, compressed JSON answers, the refusals that come before
+ * security headers (no-store on photos too; Clear-Site-Data after a
+ * self-destruct), compressed JSON answers, the refusals that come before
  * any route runs and the web app's files. In order: a foreign Host (421), a
  * cross-site write (403), a write whose body is not JSON (415); then the body
  * is read, at most BODY_LIMIT_BYTES (413) and MAX_JSON_DEPTH deep (400).
@@ -55,6 +57,7 @@ export async function configureHttpServer(app: INestApplication, logger: Logger,
   refuseForeignHosts(fastify, allowedHosts);
   await fastify.register(fastifyCookie);
   addSecurityHeaders(fastify, uploadOrigins);
+  clearSiteDataAfterSelfDestruct(fastify);
   compressJsonAnswers(fastify);
   refuseCrossSiteWrites(fastify);
   refuseNonJsonWrites(fastify);

@@ -99,8 +99,8 @@ describe('addSecurityHeaders', () => {
     await app.close();
   });
 
-  it('sends the policy, nosniff, no referrer and both cross-origin policies on every answer, no-store on the API', async () => {
-    for (const url of ['/', '/api/targets', '/nowhere']) {
+  it('sends the policy, nosniff, no referrer and both cross-origin policies on every answer, no-store on the API and the photos', async () => {
+    for (const url of ['/', '/api/targets', '/objects/photos/1', '/nowhere']) {
       const headers = await get(url);
       expect(headers).toMatchObject({
         'content-security-policy': contentSecurityPolicy(),
@@ -109,7 +109,7 @@ describe('addSecurityHeaders', () => {
         'cross-origin-opener-policy': 'same-origin',
         'cross-origin-resource-policy': 'same-origin',
       });
-      expect(headers['cache-control']).toBe(url.startsWith('/api/') ? 'no-store' : undefined);
+      expect(headers['cache-control']).toBe(url.startsWith('/api/') || url.startsWith('/objects/') ? 'no-store' : undefined);
       // Over plain HTTP no HSTS (a browser ignores it there).
       expect(headers['strict-transport-security']).toBeUndefined();
     }

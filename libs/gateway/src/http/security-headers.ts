@@ -25,6 +25,14 @@ export function contentSecurityPolicy(extraConnectSources: string[] = []) {
   ].join('; ');
 }
 
+/**
+ * The answers a browser must never keep (`no-store`): the API's and the
+ * photos (`/objects/photos/<id>`; the embedded mode's uploads are under
+ * `/objects/uploads/`). A phone with the installed app, signed out, holds
+ * nothing of the vault; a photo in its HTTP cache would outlive the session.
+ */
+const NEVER_STORED = /^\/(?:api|objects)\//;
+
 /** True when a policy forbids every framing (`frame-ancestors 'none'`). */
 const forbidsFraming = (policy: unknown) => typeof policy === 'string' && /(?:^|;)\s*frame-ancestors\s+'none'\s*(?:;|$)/i.test(policy);
 
@@ -54,7 +62,7 @@ export function addSecurityHeaders(fastify: FastifyInstance, extraConnectSources
     if (own === undefined) reply.header('content-security-policy', policy);
     else if (!forbidsFraming(own)) reply.header('x-frame-options', 'DENY');
     for (const [name, value] of always) reply.header(name, value);
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (NEVER_STORED.test(request.url)) reply.header('cache-control', 'no-store');
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
     done(null, payload);
   });

@@ -16,6 +16,8 @@ const HINTS = {
   '/journal': { modules: ['/assets/shell-1.js', '/assets/journal-2.js'], reads: ['/api/journal?limit=50&offset=0', '/api/photos'] },
 };
 const WELL_FORMED_SESSION = 'a'.repeat(43);
+const WORKER = "self.addEventListener('fetch', () => {});";
+const MANIFEST = JSON.stringify({ name: 'VAULT', start_url: '/', display: 'standalone' });
 
 describe('WebApp', () => {
   let dist: string;
@@ -48,6 +50,8 @@ describe('WebApp', () => {
     writeFileSync(join(dist, 'assets/main-0.js'), SCRIPT);
     writeFileSync(join(dist, 'assets/main-0.js.br'), brotliCompressSync(SCRIPT));
     writeFileSync(join(dist, 'route-hints.json'), JSON.stringify(HINTS));
+    writeFileSync(join(dist, 'sw.js'), WORKER);
+    writeFileSync(join(dist, 'manifest.webmanifest'), MANIFEST);
     const web = new WebApp(dist);
     server = Fastify();
     await server.register(fastifyCookie);
@@ -83,6 +87,19 @@ describe('WebApp', () => {
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.body).toBe(INDEX);
     }
+  });
+
+  it('serves the service worker from the root, revalidated on every use, and the manifest as a manifest', async () => {
+    const worker = await fetchRaw({ url: '/sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.body).toBe(WORKER);
+
+    const manifest = await fetchRaw({ url: '/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toBe('application/manifest+json');
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.body).toBe(MANIFEST);
   });
 
   it('names a screen’s code and first reads in its page for a browser with a session cookie', async () => {

@@ -115,7 +115,9 @@ function webFile(urlPath: string, body: Buffer, br?: Buffer): WebFile {
     gzip: COMPRESSIBLE.has(extension) && body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined,
     contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
     etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-    // Vite names assets by content hash: they never change under one name.
+    // Vite names assets by content hash: they never change under one name. The rest (the page,
+    // the manifest, the icons, the service worker /sw.js) is revalidated on every use (no-cache),
+    // so that a new build's worker is seen at the next visit and replaces the installed app's shell.
     immutable: urlPath.startsWith('/assets/'),
   };
 }

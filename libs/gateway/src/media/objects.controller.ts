@@ -21,9 +21,9 @@ export class ObjectsController {
   async photo(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const photo = await this.rpc.forward(LocatePhoto, { id });
     const etag = `"${photo.id}"`;
-    // Kept by the browser only, and checked again on every use: a signed-out
-    // browser then gets a 401, not a cached copy. A photo never changes under its id.
-    reply.header('cache-control', 'private, no-cache').header('etag', etag);
+    // Never kept by the browser (security-headers.ts: no-store under /objects/); the ETag
+    // still spares a second download to a client that keeps its own copy. A photo never changes under its id.
+    reply.header('etag', etag);
     markAsPhoto(reply);
     if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     const body = await openPhotoSource(photo.source);
