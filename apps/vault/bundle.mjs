@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_EXTERNALS } from './bundle-externals.mjs';
 
 const app = fileURLToPath(new URL('.', import.meta.url));
 export const BUNDLE_DIR = `${app}dist/bundle`;
@@ -52,7 +53,8 @@ const absentOptionalPackages = {
 
 rmSync(BUNDLE_DIR, { recursive: true, force: true });
 await build({
-  entryPoints: [`${app}dist/main.js`],
+  // The program and its command line (set-password, export, import...), sharing their chunks.
+  entryPoints: [`${app}dist/main.js`, `${app}dist/cli.js`],
   outdir: BUNDLE_DIR,
   bundle: true,
   splitting: true,
@@ -62,11 +64,7 @@ await build({
   target: 'node20',
   // Class names as written: Nest names modules, providers and log contexts after them.
   keepNames: true,
-  // Native addons load their binaries from beside their own files; PGlite (only to import an old folder),
-  // the password checker (only when a password is set) and WebAuthn (only when a passkey is used) stay out
-  // of the start's chunks. WebAuthn's certificate parser also require()s reflect-metadata: inside the
-  // bundle that would make it a lazy module, initialised after Nest's decorators need it.
-  external: ['@node-rs/argon2', 'sharp', '@electric-sql/pglite', '@zxcvbn-ts/*', '@simplewebauthn/server'],
+  external: BUNDLE_EXTERNALS,
   // CommonJS packages inside the bundle call require() for Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   plugins: [absentOptionalPackages, ownFileUrls],

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { buildArgs, DOCKERFILE, dockerfileStages } from '../../scripts/containers/dockerfile.mjs';
+import { buildArgs, DOCKERFILE, dockerfileStages, EMBEDDED_STAGE, finalStageLines } from '../../scripts/containers/dockerfile.mjs';
 import { APPS, assert, chart, equal, root } from './kit.mjs';
 
 // What the chart takes for granted of the images (docs/deploy.md, "Images"); scripts/containers/build-images.mjs builds them, `npm run test:k8s` runs them under the chart.
@@ -11,15 +11,17 @@ const chartValues = parseAllDocuments(readFileSync(join(chart, 'values.yaml'), '
 const nodeMajor = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node.match(/(\d+)/)[1];
 for (const app of APPS) {
   test(`Dockerfile with APP=${app}: base a build argument (node:${nodeMajor}-bookworm-slim), multi-stage, uid ${chartValues.securityContext.runAsUser}, /app, no HEALTHCHECK`, () => {
-    const { preamble, stages } = dockerfileStages(app);
+    const { preamble, stages: all } = dockerfileStages(app);
     equal(preamble, [`ARG BASE_IMAGE=node:${nodeMajor}-bookworm-slim`], 'before the first FROM');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the Dockerfile's own ${BASE_IMAGE}, read as text.
-    const froms = ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', 'FROM deps'];
+    const froms = ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE} AS deps', `FROM scratch AS ${EMBEDDED_STAGE}`, 'FROM deps'];
     equal(
-      stages.map((s) => s.from),
+      all.map((s) => s.from),
       froms,
-      'the stages: build, the shared layer, this app',
+      'the stages: build, the shared layer, the embedded image (built only with --target), this app',
     );
+    // What a build with APP (and no --target) goes through.
+    const stages = all.filter((s) => s.from !== `FROM scratch AS ${EMBEDDED_STAGE}`);
     equal(stages[1].lines, ['COPY --from=build /rootfs/deps/ /'], 'the shared layer holds the staged dependencies only');
     const last = stages.at(-1);
     assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), "a HEALTHCHECK (health is the app's own endpoint, probed by the orchestrator)");
@@ -57,6 +59,25 @@ for (const app of APPS) {
     );
   });
 }
+test(`Dockerfile, stage ${EMBEDDED_STAGE} (the embedded image): from scratch, laid out by stage-vault.mjs, uid ${chartValues.securityContext.runAsUser}, /data a volume, tini, a HEALTHCHECK`, () => {
+  const lines = finalStageLines(EMBEDDED_STAGE);
+  const instruction = (word) => lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
+  equal(instruction('COPY'), [`--from=build /rootfs/${EMBEDDED_STAGE}/ /`], 'the whole filesystem from the build stage, nothing else');
+  assert(
+    dockerfileStages(EMBEDDED_STAGE).stages[0].lines.some((l) => l.includes(`stage-vault.mjs /rootfs/${EMBEDDED_STAGE}`)),
+    'the build stage lays it out (scripts/containers/stage-vault.mjs)',
+  );
+  equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
+  equal(instruction('VOLUME'), ['/data'], 'VOLUME');
+  equal(instruction('EXPOSE'), [String(chartValues.gateway.port)], "EXPOSE (the gateway's port, as npm start)");
+  equal(instruction('ENTRYPOINT'), ['["/usr/bin/tini", "--"]'], 'ENTRYPOINT: tini as PID 1 passes the stop signal on and reaps');
+  equal(instruction('CMD'), ['["node", "apps/vault/dist/bundle/main.js"]'], 'CMD');
+  assert(/^--\S+.* CMD \["node", "apps\/vault\/healthcheck\.mjs"\]$/.test(instruction('HEALTHCHECK')[0] ?? ''), `HEALTHCHECK ${instruction('HEALTHCHECK')}`);
+  const variables = Object.fromEntries(instruction('ENV').flatMap((e) => e.split(/\s+/).map((pair) => pair.split('='))));
+  for (const [name, value] of Object.entries({ VAULT_MODE: 'embedded', VAULT_DATA_DIR: '/data', HOST: '0.0.0.0', PORT: String(chartValues.gateway.port) }))
+    equal(variables[name], value, `ENV ${name}`);
+  assert(existsSync(join(root, 'apps/vault/healthcheck.mjs')), 'apps/vault/healthcheck.mjs is missing');
+});
 test('one Dockerfile: the build and shared-layer stages do not depend on APP (one workspace build, one dependency layer); no Dockerfile per app', () => {
   const shared = (app) => JSON.stringify(dockerfileStages(app).stages.slice(0, 2));
   for (const app of APPS) equal(shared(app), shared(APPS[0]), `${app}'s build and deps stages`);

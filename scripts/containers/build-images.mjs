@@ -14,6 +14,9 @@
 //                                          Dockerfile's settings change
 //
 //   node scripts/containers/build-images.mjs [--tag local] [--no-workspace-build]
+//   node scripts/containers/build-images.mjs --embedded [--tag local] [--no-workspace-build]
+//                                        the embedded image instead, localhost/vault:<tag>
+//                                        (the Dockerfile's stage vault; buildEmbeddedImage)
 //
 // Each image carries its inputs' hash in the label org.vault.inputs. The
 // settings of the Dockerfile's last stage (WORKDIR, ENV, USER, EXPOSE, CMD)
@@ -26,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DISTRIBUTED_APPS } from '../lib/services.mjs';
-import { dockerfileStages } from './dockerfile.mjs';
+import { EMBEDDED_STAGE, finalStageLines } from './dockerfile.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const APPS = DISTRIBUTED_APPS;
@@ -98,10 +101,13 @@ function hashTree(hash, path, name = '') {
   return hash;
 }
 
-/** The instructions of the Dockerfile's last stage for `app` (its build arguments applied), as buildah config options. */
-function dockerfileConfig(app) {
+/**
+ * The instructions of the stage a build for `target` ends with (an app, its build arguments applied;
+ * or the embedded image's stage), as buildah config options.
+ */
+function dockerfileConfig(target) {
   const options = [];
-  for (const line of dockerfileStages(app).stages.at(-1).lines) {
+  for (const line of finalStageLines(target)) {
     const [, word, rest] = line.match(/^(\w+)\s+(.*)$/);
     switch (word.toUpperCase()) {
       case 'WORKDIR':
@@ -116,17 +122,81 @@ function dockerfileConfig(app) {
       case 'EXPOSE':
         options.push('--port', rest);
         break;
+      case 'VOLUME':
+        options.push('--volume', rest);
+        break;
+      case 'HEALTHCHECK': {
+        const [, flags, command] = rest.match(/^((?:--[\w-]+=\S+\s+)*)CMD\s+(.*)$/);
+        options.push('--healthcheck', `CMD ${JSON.parse(command).join(' ')}`);
+        for (const [, name, value] of flags.matchAll(/--([\w-]+)=(\S+)/g)) options.push(`--healthcheck-${name}`, value);
+        break;
+      }
+      case 'ENTRYPOINT':
+        options.push('--entrypoint', rest);
+        break;
       case 'CMD':
         options.push('--cmd', rest);
         break;
       case 'ARG':
       case 'COPY':
-        break; // the app's files: staged by stage-app.mjs
+        break; // the files: staged by stage-app.mjs or stage-vault.mjs
       default:
-        throw new Error(`Dockerfile: ${word} in the last stage is not understood by build-images.mjs`);
+        throw new Error(`Dockerfile: ${word} in the stage of ${target} is not understood by build-images.mjs`);
     }
   }
   return options;
+}
+
+/** An image's inputs label (what it was made from) and its id; undefined when there is no such image. */
+function imageFacts(run) {
+  return {
+    labelOf: (image) =>
+      run('buildah', ['inspect', '--type', 'image', '--format', `{{index .OCIv1.Config.Labels "${LABEL}"}}`, image], { allowFail: true }).stdout?.trim(),
+    idOf: (image) => run('buildah', ['inspect', '--type', 'image', '--format', '{{.FromImageID}}', image], { allowFail: true }).stdout?.trim(),
+  };
+}
+
+/**
+ * The embedded image (the Dockerfile's stage vault), as `docker build --target vault` makes it but from
+ * the workspace built here: FROM scratch, its whole filesystem laid out by stage-vault.mjs and added
+ * as one layer, committed in Docker's format (OCI's has no HEALTHCHECK). Made again only when those
+ * files or the stage's settings change. Returns the image's name.
+ */
+export function buildEmbeddedImage({ tag = 'local', workspaceBuild = true, log = (line) => process.stdout.write(`images: ${line}\n`) } = {}) {
+  const env = containersEnv();
+  const run = runner(env);
+  const { labelOf, idOf } = imageFacts(run);
+  const started = Date.now();
+  if (workspaceBuild) run('npx', ['nx', 'run-many', '-t', 'build', '-p', '@vault/vault-app', '@vault/web', '--output-style=static']);
+  const folder = join(env.VAULT_CONTAINERS_DIR, 'stage', 'vault-root');
+  mkdirSync(join(env.VAULT_CONTAINERS_DIR, 'stage'), { recursive: true });
+  run('node', ['scripts/containers/stage-vault.mjs', folder]);
+  const config = dockerfileConfig(EMBEDDED_STAGE);
+  const inputs = hashTree(createHash('sha256').update(JSON.stringify(config)), folder)
+    .digest('hex')
+    .slice(0, 16);
+  const image = `localhost/vault:${tag}`;
+  if (labelOf(image) === inputs) {
+    log(`${image}: unchanged (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    return image;
+  }
+  const previous = idOf(image);
+  const layer = `${folder}.tar`;
+  const container = run('buildah', ['from', '--quiet', 'scratch']).stdout.trim();
+  try {
+    run('tar', ['-C', folder, '--numeric-owner', '-cf', layer, '.']);
+    run('buildah', ['add', '--quiet', container, layer, '/']);
+    run('buildah', ['config', ...config, '--label', `${LABEL}=${inputs}`, container]);
+    run('buildah', ['commit', '--quiet', '--rm', '--format', 'docker', container, image]);
+  } catch (error) {
+    run('buildah', ['rm', container], { allowFail: true });
+    throw error;
+  } finally {
+    rmSync(layer, { force: true });
+  }
+  if (previous && previous !== idOf(image)) run('buildah', ['rmi', previous], { allowFail: true });
+  log(`${image}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return image;
 }
 
 /**
@@ -145,9 +215,7 @@ export function buildImages({ tag = 'local', workspaceBuild = true, log = (line)
   };
   const stage = join(env.VAULT_CONTAINERS_DIR, 'stage');
   mkdirSync(stage, { recursive: true });
-  const labelOf = (image) =>
-    run('buildah', ['inspect', '--type', 'image', '--format', `{{index .OCIv1.Config.Labels "${LABEL}"}}`, image], { allowFail: true }).stdout?.trim();
-  const idOf = (image) => run('buildah', ['inspect', '--type', 'image', '--format', '{{.FromImageID}}', image], { allowFail: true }).stdout?.trim();
+  const { labelOf, idOf } = imageFacts(run);
 
   /** A new image: `from` plus the files of `folder` at /, with the given config; the old image of that name goes. */
   function commit(from, folder, image, config, inputs) {
@@ -231,11 +299,17 @@ export function buildImages({ tag = 'local', workspaceBuild = true, log = (line)
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { tag: { type: 'string', default: process.env.VAULT_IMAGE_TAG ?? 'local' }, 'no-workspace-build': { type: 'boolean', default: false } },
+    options: {
+      tag: { type: 'string', default: process.env.VAULT_IMAGE_TAG ?? 'local' },
+      'no-workspace-build': { type: 'boolean', default: false },
+      embedded: { type: 'boolean', default: false },
+    },
   });
   const started = Date.now();
   try {
-    buildImages({ tag: values.tag, workspaceBuild: !values['no-workspace-build'] });
+    const options = { tag: values.tag, workspaceBuild: !values['no-workspace-build'] };
+    if (values.embedded) buildEmbeddedImage(options);
+    else buildImages(options);
     process.stdout.write(`images: ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   } catch (error) {
     process.stderr.write(`images: ${error.message}\n`);

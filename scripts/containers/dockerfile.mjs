@@ -1,10 +1,14 @@
-// The one Dockerfile of the six images (the repository's Dockerfile, ARG APP),
-// read as the image tooling (build-images.mjs) and the chart's tests
-// (deploy/test/images.test.mjs) need it: its instructions for one app.
+// The one Dockerfile of the images (the repository's Dockerfile: the embedded
+// image, stage vault; the six apps of the distributed mode, ARG APP), read as
+// the image tooling (build-images.mjs) and the tests (deploy/test/images.test.mjs)
+// need it: its instructions for one app.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const DOCKERFILE = fileURLToPath(new URL('../../Dockerfile', import.meta.url));
+
+/** The embedded image's stage (`docker build --target vault`). */
+export const EMBEDDED_STAGE = 'vault';
 
 /** An app's build arguments: its name, and its port where that is not the services' 8080 (the gateway's public port). */
 export const buildArgs = (app) => (app === 'gateway' ? { APP: app, PORT: '3000' } : { APP: app });
@@ -35,4 +39,11 @@ export function dockerfileStages(app) {
     stage.lines.push(stage.from ? line.replace(/\$\{(\w+)\}/g, (text, name) => stage.args[name] ?? text) : line);
   }
   return { preamble: stages[0].lines, stages: stages.slice(1).map(({ from, lines }) => ({ from, lines })) };
+}
+
+/** The lines of the stage a build for `target` ends with: the stage named so (`--target`), or else the last one (an app of the distributed mode). */
+export function finalStageLines(target) {
+  const { stages } = dockerfileStages(target);
+  const named = stages.find((stage) => new RegExp(`\\sAS\\s+${target}$`, 'i').test(stage.from));
+  return (named ?? stages.at(-1)).lines;
 }

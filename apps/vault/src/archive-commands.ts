@@ -14,6 +14,7 @@ import {
 import { createHttpAdapter } from '@vault/gateway';
 import { loadProcessConfig } from '@vault/host';
 import { PersistenceModule, type ConnectionOptions } from '@vault/persistence';
+import { ownerCommand } from '@vault/platform';
 import { EventBus, EventsModule, InProcessBroker, TransportModule, microserviceOptions } from '@vault/transport';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
@@ -76,7 +77,7 @@ async function passphraseOption(args: string[]): Promise<string | undefined> {
 
 export async function exportCommand(args: string[]) {
   const file = args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--passphrase-file');
-  if (!file) throw new Error('Usage: npm run vault -- export FILE [--passphrase-file PATH]');
+  if (!file) throw new Error(`Usage: ${ownerCommand()} export FILE [--passphrase-file PATH]`);
   const passphrase = await passphraseOption(args);
   await withVault((app) => exportToFile(app.get(VaultExporter), app.get(EventBus), file, { passphrase, address: CLI_ADDRESS }));
   process.stdout.write(`Exported the vault to ${file}${passphrase ? ' (encrypted with age)' : ''}.\n`);
@@ -84,7 +85,7 @@ export async function exportCommand(args: string[]) {
 
 export async function importCommand(args: string[]) {
   const file = args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--passphrase-file');
-  if (!file) throw new Error('Usage: npm run vault -- import FILE [--passphrase-file PATH]');
+  if (!file) throw new Error(`Usage: ${ownerCommand()} import FILE [--passphrase-file PATH]`);
   const passphrase = await passphraseOption(args);
   const summary = await withVault(async (app) => {
     try {
@@ -105,7 +106,7 @@ export async function importCommand(args: string[]) {
 
 export async function importJournalCommand(args: string[]) {
   const file = args.find((arg) => !arg.startsWith('--'));
-  if (!file) throw new Error('Usage: npm run vault -- import-journal FILE');
+  if (!file) throw new Error(`Usage: ${ownerCommand()} import-journal FILE`);
   const summary = await withVault((app) => importJournalFromFile(app.get(JournalImporter), app.get(EventBus), file, CLI_ADDRESS));
   process.stdout.write(importReportLines(summary));
 }

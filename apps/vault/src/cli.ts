@@ -1,12 +1,13 @@
 import { resetDestroyedVault, resetSecondFactor, secondFactorResetReport, setOwnerPassword } from '@vault/auth';
 import { databaseUrlFor, loadProcessConfig, type VaultConfig } from '@vault/host';
 import { openConnection } from '@vault/persistence';
+import { ownerCommand } from '@vault/platform';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { exportCommand, importCommand, importJournalCommand } from './archive-commands.js';
 import { serviceMigrations } from './domains.js';
 
-const USAGE = `Usage: npm run vault -- <command>
+const USAGE = `Usage: ${ownerCommand()} <command>
 
 Commands:
   set-password   Store a new owner password (read from standard input).

@@ -9,9 +9,11 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 export const HOST = 'vault.k8s.test';
 
 export class GatewayClient {
-  constructor(address, port = 80) {
+  /** `host`: the name requests carry (Host, and Origin for writes); the chart's test name by default. */
+  constructor(address, port = 80, host = HOST) {
     this.address = address;
     this.port = port;
+    this.host = host;
     this.cookie = '';
   }
 
@@ -28,8 +30,8 @@ export class GatewayClient {
           agent: false,
           timeout: timeoutMs,
           headers: {
-            host: HOST,
-            origin: `http://${HOST}`,
+            host: this.host,
+            origin: `http://${this.host}`,
             ...(this.cookie ? { cookie: this.cookie } : {}),
             ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
             ...headers,

@@ -6,3 +6,4 @@ export * from './outage.js';
 export * from './public.decorator.js';
 export * from './raw-body-route.js';
 export * from './observability/index.js';
+export * from './owner-command.js';

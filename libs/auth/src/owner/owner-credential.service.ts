@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { ConfigError, contextLogger } from '@vault/platform';
+import { ConfigError, contextLogger, ownerCommand } from '@vault/platform';
 import { VaultStateRepository } from '../vault-state/vault-state.repository.js';
 import { OwnerCredentialRepository } from './owner-credential.repository.js';
 import { OWNER_OPTIONS, type OwnerOptions } from './owner.options.js';
@@ -80,7 +80,7 @@ export class OwnerCredentialService implements OnModuleInit {
     // Printed once, straight to the terminal; only the hash is kept.
     process.stdout.write(
       `\n  Vault first run: the owner "${this.owner.username}" can sign in with this password:\n\n      ${generated}\n\n` +
-        '  It is shown only now. Change it with: npm run vault -- set-password\n\n',
+        `  It is shown only now. Change it with: ${ownerCommand()} set-password\n\n`,
     );
     this.logger.warn('Generated a first-run owner password and printed it once.');
     return hash;
