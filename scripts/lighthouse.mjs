@@ -8,7 +8,6 @@
 // accessibility score is under 95. The JSON reports are kept in a temporary
 // folder whose path is printed.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { ensureBuilt } from './lib/build.mjs';
 import { embeddedMode, login, startMode, stopMode } from './lib/vault-launcher.mjs';
+import { freePort } from './lib/free-port.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,17 +23,6 @@ const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-
 const MIN_ACCESSIBILITY = 95;
 
 const log = (line) => process.stdout.write(`${line}\n`);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Signs in like the login form does; the Cookie header of the new session, checked on GET /api/user. */
 async function signIn(baseURL) {

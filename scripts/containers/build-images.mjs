@@ -161,6 +161,7 @@ function imageFacts(run) {
  * the workspace built here: FROM scratch, its whole filesystem laid out by stage-vault.mjs and added
  * as one layer, committed in Docker's format (OCI's has no HEALTHCHECK). Made again only when those
  * files or the stage's settings change. Returns the image's name.
+ * @param {{ tag?: string, workspaceBuild?: boolean, log?: (line: string) => unknown }} [options]
  */
 export function buildEmbeddedImage({ tag = 'local', workspaceBuild = true, log = (line) => process.stdout.write(`images: ${line}\n`) } = {}) {
   const env = containersEnv();
@@ -202,6 +203,7 @@ export function buildEmbeddedImage({ tag = 'local', workspaceBuild = true, log =
 /**
  * Builds what changed and returns the six image names. `log` gets one line per step, with its
  * seconds; `timings` collects them.
+ * @param {{ tag?: string, workspaceBuild?: boolean, log?: (line: string) => unknown }} [options]
  */
 export function buildImages({ tag = 'local', workspaceBuild = true, log = (line) => process.stdout.write(`images: ${line}\n`) } = {}) {
   const env = containersEnv();

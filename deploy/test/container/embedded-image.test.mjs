@@ -7,11 +7,11 @@
 // and no acknowledged write is lost.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildEmbeddedImage, containersEnv } from '../../../scripts/containers/build-images.mjs';
 import { GatewayClient } from '../cluster/gateway-client.mjs';
+import { freePort } from '../../../scripts/lib/free-port.mjs';
 
 const KILL_ROUNDS = 10;
 // Docker's and podman's default stop timeout: the vault and its PostgreSQL must be down within it.
@@ -46,17 +46,6 @@ function podmanAsync(args) {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`podman ${args.join(' ')}: ${stderr.trim()}`))));
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-      server.close(() => resolve(address.port));
-    });
   });
 }
 

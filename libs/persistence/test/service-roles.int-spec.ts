@@ -230,6 +230,10 @@ describe('a database role per service', () => {
         .trim(),
     ).toBe(PROVISION_SERVICE_ROLES_SQL.trim());
   });
+
+  it('is what compose.distributed.yaml runs: the same SQL, word for word', () => {
+    expect(readFileSync(`${root}deploy/compose/provision-service-roles.sql`, 'utf8').trim()).toBe(PROVISION_SERVICE_ROLES_SQL.trim());
+  });
 });
 
 describe('a database the services used as a superuser, then given their roles', () => {

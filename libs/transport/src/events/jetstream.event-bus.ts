@@ -70,6 +70,9 @@ export class JetStreamEventBus extends EventBus {
    */
   private backlog: Array<{ name: string; consumer: Consumer; lastStored: number }> = [];
   private closed = false;
+  /** Set once the first connection is made; until then, why the last try failed. */
+  private connected = false;
+  private lastConnectError?: Error;
   private readonly delivery: EventDelivery;
 
   constructor(
@@ -81,7 +84,9 @@ export class JetStreamEventBus extends EventBus {
     super();
     this.delivery = new EventDelivery(observability, consumerName, true);
     this.ready = this.connect(url);
-    this.ready.catch((error: Error) => this.logger.error(`JetStream unavailable: ${error.message}`));
+    this.ready.catch((error: Error) => {
+      if (!this.closed) this.logger.error(`JetStream unavailable: ${error.message}`);
+    });
   }
 
   publish(contract: EventContract, payload: unknown) {
@@ -162,6 +167,8 @@ export class JetStreamEventBus extends EventBus {
   }
 
   async checkConnected() {
+    // Answered at once while the first connection is still being tried, not at the readiness deadline.
+    if (!this.connected) throw new Error(`not connected to JetStream yet${this.lastConnectError ? ` (${this.lastConnectError.message})` : ''}`);
     const { nc } = await this.ready;
     await nc.rtt();
   }
@@ -191,6 +198,11 @@ export class JetStreamEventBus extends EventBus {
   async close() {
     if (this.closed) return;
     this.closed = true;
+    // Never connected: the events waiting for it fail (logged, each), the tries stop.
+    if (!this.connected) {
+      await this.ready.catch(() => undefined);
+      return;
+    }
     await this.flush();
     const connection = await this.ready.catch(() => undefined);
     await connection?.nc.drain().catch(() => undefined);
@@ -204,8 +216,28 @@ export class JetStreamEventBus extends EventBus {
     else message.ack();
   }
 
+  /**
+   * The client rides out outages once connected (NATS_RECONNECT), but its first connection fails for
+   * good when the broker is not there yet (a compose stack starting, a name not in DNS yet): tried
+   * again here, at the client's own reconnection pace, for as long as the process runs.
+   */
+  private async firstConnection(url: string): Promise<NatsConnection> {
+    for (;;) {
+      if (this.closed) throw new Error('closed before JetStream could be reached');
+      try {
+        return await connect({ servers: [url], name: `${this.consumerName}-events`, ...NATS_RECONNECT });
+      } catch (error) {
+        if (!this.lastConnectError) this.logger.error(`JetStream unavailable: ${(error as Error).message}; trying again until it answers`);
+        this.lastConnectError = error as Error;
+        await new Promise((resolve) => setTimeout(resolve, NATS_RECONNECT.reconnectTimeWait + Math.random() * NATS_RECONNECT.reconnectJitter));
+      }
+    }
+  }
+
   private async connect(url: string) {
-    const nc = await connect({ servers: [url], name: `${this.consumerName}-events`, ...NATS_RECONNECT });
+    const nc = await this.firstConnection(url);
+    if (this.lastConnectError) this.logger.info('JetStream reached');
+    this.connected = true;
     watchNatsConnection(nc, this.observability.metrics, 'events');
     const jsm = await jetstreamManager(nc);
     try {
