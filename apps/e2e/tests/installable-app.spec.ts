@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { expect, panel, signIn, toasts, watchConsole } from '../support/fixtures.ts';
 import { ROOT_DIR, SCREENSHOTS_DIR } from '../support/paths.ts';
+import { SCREENS } from '../support/screens.ts';
 import { withPrivateVault } from '../support/private-vault.ts';
 
 const OWNER = { name: 'Selina Kyle', username: 'selina', password: 'Gotham-e2e-6%k' };
@@ -17,17 +18,6 @@ const test = withPrivateVault(OWNER, { embedded: 3351, distributed: 3352 });
 const PHONE = { width: 375, height: 812 };
 /** index.html's theme-color: the manifest's colours must be the same, or the splash screen flashes another. */
 const THEME = '#060913';
-
-/** Every signed-in screen and its title. */
-const SCREENS = [
-  { path: '/', title: 'COMMAND CENTER' },
-  { path: '/weekly-schedule', title: 'WEEKLY SCHEDULE TEMPLATES' },
-  { path: '/journal', title: 'Intelligence Vault' },
-  { path: '/targets', title: 'Target Elimination System' },
-  { path: '/studies-archive', title: 'STUDIES ARCHIVE' },
-  { path: '/bonaparte', title: 'BONAPARTE' },
-  { path: '/logs', title: 'LOGS' },
-];
 
 /** The shell's files as the worker may keep them: the build's own, never an answer of the vault's. */
 const SHELL_FILE = /^\/(?:index\.html|manifest\.webmanifest|favicon\.svg|icons\/[\w-]+\.png|assets\/[\w.-]+\.(?:js|css|woff2))$/;

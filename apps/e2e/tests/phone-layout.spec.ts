@@ -8,6 +8,7 @@ import { expect, panel, signInByApi, toasts } from '../support/fixtures.ts';
 import { boxesOf, intersection, textOverlaps } from '../support/layout.ts';
 import { withPrivateVault } from '../support/private-vault.ts';
 import { api, seedVault, tag } from '../support/seed.ts';
+import { SCREENS } from '../support/screens.ts';
 
 const OWNER = { name: 'Clark Kent', username: 'clark', password: 'Fortress-e2e-8&w' };
 const test = withPrivateVault(OWNER, { embedded: 3321, distributed: 3322 });
@@ -17,15 +18,19 @@ const DESKTOP = { width: 1280, height: 800 };
 
 /** Each screen, and a text that shows once its data is in. */
 function screens(seeded: Awaited<ReturnType<typeof seedVault>>) {
-  return [
-    { path: '/', title: 'COMMAND CENTER', ready: seeded.target },
-    { path: '/weekly-schedule', title: 'WEEKLY SCHEDULE TEMPLATES', ready: seeded.template },
-    { path: '/journal', title: 'Intelligence Vault', ready: seeded.journalTitle },
-    { path: '/targets', title: 'Target Elimination System', ready: seeded.target },
-    { path: '/studies-archive', title: 'STUDIES ARCHIVE', ready: 'COMPLETED' },
-    { path: '/bonaparte', title: 'BONAPARTE', ready: 'Subtract' },
-    { path: '/logs', title: 'LOGS', ready: 'LOGIN SUCCESS' },
-  ];
+  const ready: Record<string, string> = {
+    '/': seeded.target,
+    '/weekly-schedule': seeded.template,
+    '/journal': seeded.journalTitle,
+    '/targets': seeded.target,
+    '/studies-archive': 'COMPLETED',
+    '/bonaparte': 'Subtract',
+    '/logs': 'LOGIN SUCCESS',
+  };
+  return SCREENS.map((screen) => {
+    if (!ready[screen.path]) throw new Error(`phone-layout.spec.ts: no text to wait for on ${screen.path}`);
+    return { ...screen, ready: ready[screen.path] };
+  });
 }
 
 async function dismissToasts(page: Page) {

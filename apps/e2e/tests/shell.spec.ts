@@ -4,16 +4,7 @@ import { join } from 'node:path';
 import type { Page, Request, TestInfo } from '@playwright/test';
 import { expect, panel, signIn, test, toasts, vaultTitle } from '../support/fixtures.ts';
 import { SCREENSHOTS_DIR } from '../support/paths.ts';
-
-/** Every navigation button, the path it opens and the title of the screen there. */
-const ROUTES = [
-  { label: 'COMMAND CENTER', path: '/', title: 'COMMAND CENTER' },
-  { label: 'SCHEDULE', path: '/weekly-schedule', title: 'WEEKLY SCHEDULE TEMPLATES' },
-  { label: 'INTEL VAULT', path: '/journal', title: 'Intelligence Vault' },
-  { label: 'TARGETS', path: '/targets', title: 'Target Elimination System' },
-  { label: 'BONAPARTE', path: '/bonaparte', title: 'BONAPARTE' },
-  { label: 'LOGS', path: '/logs', title: 'LOGS' },
-] as const;
+import { NAVIGATION as ROUTES } from '../support/screens.ts';
 
 const FINAL_WARNING =
   'FINAL WARNING: This will permanently erase ALL data including journal entries, targets, schedules, and photos. This action cannot be undone. Proceed with Perfect Cell?';
