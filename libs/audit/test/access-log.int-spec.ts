@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AccessAttempt, RpcReply } from '@vault/contracts';
 import { applyMigrations, drizzleFor, openConnection, type Connection } from '@vault/persistence';
-import { createTestDatabase, type TestDatabase } from '@vault/testing';
+import { createTestDatabase, planOf, readsInListOrder, type TestDatabase } from '@vault/testing';
 import { envelope, type EventEnvelope } from '@vault/transport';
 import { AccessLogHandlers } from '../src/access-log/access-log.handlers.js';
 import { AccessLogRepository } from '../src/access-log/access-log.repository.js';
@@ -100,5 +100,15 @@ describe('the access log on its own database', () => {
       await racing.close();
     }
     expect(await db.query("select count(*)::int as rows from audit.access_log where ip_address = '192.0.2.44'")).toEqual([{ rows: 0 }]);
+  });
+
+  it("reads a page of the log from its index in the list's order, however long the log is", async () => {
+    await db.query(
+      `insert into audit.access_log (id, ip_address, user_agent, action, success, created_at)
+       select gen_random_uuid(), '198.51.100.' || (g % 250), repeat('agent ', 20), 'login_success', true, now() - g * interval '1 minute' from generate_series(1, 5000) g`,
+    );
+    const page = log.newestFirst(20, 0) as unknown as { toSQL(): { sql: string; params: unknown[] } };
+    const plan = await planOf(db, 'audit.access_log', page.toSQL());
+    expect({ plan, inOrder: readsInListOrder(plan) }).toEqual({ plan, inOrder: true });
   });
 });

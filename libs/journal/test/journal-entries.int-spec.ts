@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { JournalEntry, RpcReply } from '@vault/contracts';
 import { applyMigrations, drizzleFor, openConnection, type Connection } from '@vault/persistence';
-import { createTestDatabase, type TestDatabase } from '@vault/testing';
+import { createTestDatabase, planOf, readsInListOrder, type TestDatabase } from '@vault/testing';
 import { randomBytes } from 'node:crypto';
 import { DataKeyService } from '../src/crypto/data-key.service.js';
 import { fixedMasterKey } from '../src/crypto/master-key-source.js';
@@ -98,5 +98,16 @@ describe('journal entries on their own database', () => {
     expect(long.ok && [...long.data[1].firstLine].length).toBe(160);
     expect(await call(handlers.onThisDay, { date: '2026-11-27', timeZone: 'Mars/Olympus_Mons' })).toMatchObject({ ok: false, error: { status: 400 } });
     expect(await call(handlers.onThisDay, { date: '2026-02-30', timeZone: 'UTC' })).toMatchObject({ ok: false, error: { status: 400 } });
+  });
+
+  it("reads a page of the list from its index in the list's order, however many entries there are", async () => {
+    // 5,000 entries of about 1.5 KB: the planner reads a table this size whole when the index's order does not match.
+    await db.query(
+      `insert into journal.entries (id, title_ciphertext, content_ciphertext, created_at, updated_at)
+       select gen_random_uuid(), '\\x00'::bytea, decode(repeat(md5(g::text), 48), 'hex'), now() - g * interval '1 minute', now() from generate_series(1, 5000) g`,
+    );
+    const page = new EntriesRepository(drizzleFor(connection)).list({ limit: 20, offset: 0 }) as unknown as { toSQL(): { sql: string; params: unknown[] } };
+    const plan = await planOf(db, 'journal.entries', page.toSQL());
+    expect({ plan, inOrder: readsInListOrder(plan) }).toEqual({ plan, inOrder: true });
   });
 });

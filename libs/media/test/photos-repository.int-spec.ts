@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { applyMigrations, drizzleFor, openConnection, type Connection } from '@vault/persistence';
-import { createTestDatabase, type TestDatabase } from '@vault/testing';
+import { createTestDatabase, planOf, readsInListOrder, type TestDatabase } from '@vault/testing';
 import { randomUUID } from 'node:crypto';
 import { MEDIA_MIGRATIONS } from '../src/database.js';
 import { PhotosRepository } from '../src/photos/photos.repository.js';
@@ -50,5 +50,15 @@ describe('the photos table on its own database', () => {
     expect(await photos.find(ids[1])).toBeUndefined();
     expect(await photos.removeAll()).toBe(2);
     expect(await db.query('select * from media.photos')).toEqual([]);
+  });
+
+  it("reads a page of the photos from its index in the list's order, however many there are", async () => {
+    await db.query(
+      `insert into media.photos (id, object_key, content_type, size, created_at)
+       select gen_random_uuid(), 'photos/plan-' || g, 'image/jpeg', 1000000, now() - g * interval '1 minute' from generate_series(1, 5000) g`,
+    );
+    const page = photos.list({ limit: 20, offset: 0 }) as unknown as { toSQL(): { sql: string; params: unknown[] } };
+    const plan = await planOf(db, 'media.photos', page.toSQL());
+    expect({ plan, inOrder: readsInListOrder(plan) }).toEqual({ plan, inOrder: true });
   });
 });

@@ -7,3 +7,4 @@ export * from './owner.js';
 export * from './day-one-export.js';
 export * from './zip-files.js';
 export * from './slow-tcp-proxy.js';
+export * from './query-plan.js';

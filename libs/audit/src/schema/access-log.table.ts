@@ -14,7 +14,12 @@ export const accessLog = auditSchema.table(
     detail: text('detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('access_log_created_at').on(table.createdAt.desc(), table.id)],
+  (table) => [
+    // In the list's order exactly (ORDER BY created_at DESC, id DESC: nulls first, PostgreSQL's default for DESC),
+    // so a page is read from the index's start. Drizzle's desc() alone makes DESC NULLS LAST, an order the planner
+    // cannot use for that ORDER BY (NOT NULL or not): every page then read and sorted the whole table.
+    index('access_log_created_at').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+  ],
 );
 
 export type AccessLogRow = typeof accessLog.$inferSelect;

@@ -21,7 +21,13 @@ export const entries = journalSchema.table(
     /** The transaction that wrote the row last (set on insert and on every update): the search index's change feed. */
     revision: xid8('revision').notNull().default(CURRENT_TRANSACTION),
   },
-  (table) => [index('entries_created_at').on(table.createdAt.desc(), table.id), index('entries_revision').on(table.revision)],
+  (table) => [
+    // In the list's order exactly (ORDER BY created_at DESC, id DESC: nulls first, PostgreSQL's default for DESC),
+    // so a page is read from the index's start. Drizzle's desc() alone makes DESC NULLS LAST, an order the planner
+    // cannot use for that ORDER BY (NOT NULL or not): every page then read and sorted the whole table.
+    index('entries_created_at').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('entries_revision').on(table.revision),
+  ],
 );
 
 /**

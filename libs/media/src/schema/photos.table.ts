@@ -12,7 +12,12 @@ export const photos = mediaSchema.table(
     size: integer('size').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('photos_created_at').on(table.createdAt.desc(), table.id.desc())],
+  (table) => [
+    // In the list's order exactly (ORDER BY created_at DESC, id DESC: nulls first, PostgreSQL's default for DESC),
+    // so a page is read from the index's start. Drizzle's desc() alone makes DESC NULLS LAST, an order the planner
+    // cannot use for that ORDER BY (NOT NULL or not): every page then read and sorted the whole table.
+    index('photos_created_at').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+  ],
 );
 
 export type PhotoRow = typeof photos.$inferSelect;
