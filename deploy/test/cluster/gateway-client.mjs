@@ -180,9 +180,12 @@ export function summarize(results) {
     groups[key].tookSeconds = [Math.min(groups[key].tookSeconds[0], took), Math.max(groups[key].tookSeconds[1], took)];
   }
   const seconds = results.length ? (Math.max(...results.map((r) => r.ended)) - Math.min(...results.map((r) => r.started))) / 1000 : 0;
-  // How near the answered came to the timeout: a dropped request fails at it, a slow one comes close.
-  const slowestAnswered = Math.max(0, ...results.filter((r) => r.ok).map((r) => (r.ended - r.started) / 1000));
-  return { total: results.length, failed: failed.length, seconds, rate: seconds ? results.length / seconds : 0, groups, slowestAnswered };
+  // How near the answered came to the timeout (a dropped request fails at it, a slow one comes close), and which it was.
+  const slowest = results.filter((r) => r.ok).reduce((worst, r) => (!worst || r.ended - r.started > worst.ended - worst.started ? r : worst), undefined);
+  const slowestAnswered = slowest ? (slowest.ended - slowest.started) / 1000 : 0;
+  const began = results.length ? Math.min(...results.map((r) => r.started)) : 0;
+  const slowestWhat = slowest ? `${slowest.method} ${slowest.path.split('?')[0]} sent at ${((slowest.started - began) / 1000).toFixed(1)} s` : '';
+  return { total: results.length, failed: failed.length, seconds, rate: seconds ? results.length / seconds : 0, groups, slowestAnswered, slowestWhat };
 }
 
 /**

@@ -438,7 +438,7 @@ async function podDeletions({ owner, kubectl, check, step, pods, log, endpointLa
   );
   await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
     const summary = await noFailureNoLoss(results, writes);
-    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s, the slowest answered in ${summary.slowestAnswered.toFixed(1)} s), ${writes.length} writes all found`;
+    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s, the slowest answered in ${summary.slowestAnswered.toFixed(1)} s: ${summary.slowestWhat}), ${writes.length} writes all found`;
   });
   await check("pod deletions: the deleted gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
   await forgetTargets(owner, writes);
@@ -463,7 +463,7 @@ async function rollingUpgrade({ owner, upgrade, kubectl, check, step, pods, endp
     const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
     const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
     assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);
-    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s, the slowest answered in ${summary.slowestAnswered.toFixed(1)} s), ${writes.length} writes all found; all 12 pods replaced`;
+    return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s, the slowest answered in ${summary.slowestAnswered.toFixed(1)} s: ${summary.slowestWhat}), ${writes.length} writes all found; all 12 pods replaced`;
   });
   await check("rolling upgrade: each replaced gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
   await forgetTargets(owner, writes);
