@@ -137,7 +137,7 @@ async function runLoad({ address, port, cookie, rate }) {
     const body = method === 'POST' ? (path === '/api/targets' ? { title: `load ${n}` } : { content: `load entry ${n}` }) : undefined;
     const started = Date.now();
     const done = client
-      .send(method, path, body, { timeoutMs: 15_000 })
+      .send(method, path, body, { timeoutMs: 20_000 })
       .then((res) => {
         results.push({
           n,
