@@ -8,17 +8,23 @@ import { json, mockFetch, renderWithProviders, text } from './test/utils';
 const owner = { name: 'Bruce', username: 'bruce' };
 const unauthorized = () => text('Unauthorized', 401, 'Unauthorized');
 
+/** What the app asks at every start, as a live vault with nobody signed in answers it; `changed` replaces or adds answers. */
+function vaultAnswers(changed: Parameters<typeof mockFetch>[0] = {}): Parameters<typeof mockFetch>[0] {
+  return {
+    'GET /api/system/status': () => json({ destroyed: false }),
+    'GET /api/system/owner': () => json(owner),
+    'GET /api/user': unauthorized,
+    ...changed,
+  };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 describe('routes when signed out', () => {
   it('shows the login screen on /', async () => {
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: false }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': unauthorized,
-    });
+    mockFetch(vaultAnswers());
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByRole('heading', { name: "Bruce's VAULT" })).toBeTruthy();
@@ -31,11 +37,7 @@ describe('routes when signed out', () => {
   });
 
   it('shows 404 on any other path', async () => {
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: false }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': unauthorized,
-    });
+    mockFetch(vaultAnswers());
     renderWithProviders(<App />, { route: '/journal', withToaster: false });
 
     expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
@@ -70,11 +72,12 @@ describe('routes when signed out', () => {
 
 describe('system status', () => {
   it('shows only the farewell page on every route when destroyed', async () => {
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: true }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': () => json(owner),
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/system/status': () => json({ destroyed: true }),
+        'GET /api/user': () => json(owner),
+      }),
+    );
     renderWithProviders(<App />, { route: '/targets', withToaster: false });
 
     expect(await screen.findByText('Here lies the mind of Bruce')).toBeTruthy();
@@ -98,11 +101,11 @@ describe('system status', () => {
   });
 
   it('treats a failed status check as not destroyed', async () => {
-    mockFetch({
-      'GET /api/system/status': () => text('', 503, 'Service Unavailable'),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': unauthorized,
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/system/status': () => text('', 503, 'Service Unavailable'),
+      }),
+    );
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByText('Personal Access Portal')).toBeTruthy();
@@ -110,11 +113,11 @@ describe('system status', () => {
   });
 
   it('degrades to a plain VAULT title when the owner’s name cannot be read', async () => {
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: false }),
-      'GET /api/system/owner': () => Promise.reject(new TypeError('Failed to fetch')),
-      'GET /api/user': unauthorized,
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/system/owner': () => Promise.reject(new TypeError('Failed to fetch')),
+      }),
+    );
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByRole('heading', { name: 'VAULT' })).toBeTruthy();
@@ -138,22 +141,18 @@ describe('system status', () => {
     expect(await screen.findByRole('button', { name: 'RETRY' })).toBeTruthy();
 
     // The vault answers again: the login screen.
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: false }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': unauthorized,
-    });
+    mockFetch(vaultAnswers());
     await user.click(screen.getByRole('button', { name: 'RETRY' }));
     expect(await screen.findByRole('heading', { name: "Bruce's VAULT" })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'VAULT UNREACHABLE' })).toBeNull();
   });
 
   it('does not call an answer with an error status unreachable (the vault answered)', async () => {
-    mockFetch({
-      'GET /api/system/status': () => text('Bad Gateway', 502, 'Bad Gateway'),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': unauthorized,
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/system/status': () => text('Bad Gateway', 502, 'Bad Gateway'),
+      }),
+    );
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByText('Personal Access Portal')).toBeTruthy();
@@ -163,11 +162,11 @@ describe('system status', () => {
 
 describe('routes when signed in', () => {
   it('shows the command center with the header on /', async () => {
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: false }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': () => json(owner),
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/user': () => json(owner),
+      }),
+    );
     renderWithProviders(<App />, { route: '/', withToaster: false });
 
     expect(await screen.findByRole('heading', { name: 'COMMAND CENTER' }, { timeout: 3000 })).toBeTruthy();
@@ -202,11 +201,11 @@ describe('routes when signed in', () => {
   });
 
   it('shows 404 for an unknown path', async () => {
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed: false }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': () => json(owner),
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/user': () => json(owner),
+      }),
+    );
     renderWithProviders(<App />, { route: '/nowhere', withToaster: false });
     expect(await screen.findByText('404 Page Not Found')).toBeTruthy();
   });
@@ -275,12 +274,13 @@ describe('a vault destroyed while the page is open', () => {
     let destroyed = false;
     const go = vi.spyOn(navigation, 'go').mockImplementation(() => {});
     vi.spyOn(window, 'confirm').mockReturnValue(true);
-    mockFetch({
-      'GET /api/system/status': () => json({ destroyed }),
-      'GET /api/system/owner': () => json(owner),
-      'GET /api/user': () => json(owner),
-      'GET /api/bonaparte/balance': () => json({ amount: 5 }),
-    });
+    mockFetch(
+      vaultAnswers({
+        'GET /api/system/status': () => json({ destroyed }),
+        'GET /api/user': () => json(owner),
+        'GET /api/bonaparte/balance': () => json({ amount: 5 }),
+      }),
+    );
     renderWithProviders(<App />, { route: '/bonaparte' });
     await screen.findByRole('heading', { level: 1, name: 'BONAPARTE' }, { timeout: 3000 });
     destroyed = true;
