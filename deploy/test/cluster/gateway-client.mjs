@@ -8,6 +8,9 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 
 export const HOST = 'vault.k8s.test';
 
+/** A 1x1 PNG: the photo the checks upload. */
+export const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
 export class GatewayClient {
   /** `host`: the name requests carry (Host, and Origin for writes); the chart's test name by default. */
   constructor(address, port = 80, host = HOST) {

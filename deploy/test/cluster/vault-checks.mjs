@@ -23,15 +23,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { describeLags, watchEndpointLag } from './endpoint-lag.mjs';
-import { forgetTargets, GatewayClient, steadyLoad, summarize } from './gateway-client.mjs';
+import { forgetTargets, GatewayClient, steadyLoad, summarize, ONE_PIXEL_PNG as PNG } from './gateway-client.mjs';
 import { restrictedNamespace } from './api-checks.mjs';
 import { WORK } from './cluster.mjs';
 import { DISTRIBUTED_APPS as APPS, SERVICE_NAMES as SERVICES, databaseVariableOf } from '../../../scripts/lib/services.mjs';
 
 const NS = 'vault';
 const RELEASE = 'vault';
-// A 1x1 PNG: the photo of the round trip.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function assert(condition, message) {

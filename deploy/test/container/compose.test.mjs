@@ -11,13 +11,11 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { buildEmbeddedImage, buildImages, containersEnv } from '../../../scripts/containers/build-images.mjs';
 import { DISTRIBUTED_APPS } from '../../../scripts/lib/services.mjs';
-import { GatewayClient } from '../cluster/gateway-client.mjs';
+import { GatewayClient, ONE_PIXEL_PNG as PNG } from '../cluster/gateway-client.mjs';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
 
 const env = containersEnv();
 const project = `vault-compose-check-${process.pid}`;
-// A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 // The integration tier's images of the stores (scripts/containers/servers/build.sh), for the distributed file's variables.
 const STORE_IMAGES = {
   VAULT_POSTGRES_IMAGE: 'localhost/vault-it-postgres:15',

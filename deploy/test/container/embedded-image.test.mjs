@@ -10,14 +10,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildEmbeddedImage, containersEnv } from '../../../scripts/containers/build-images.mjs';
-import { GatewayClient } from '../cluster/gateway-client.mjs';
+import { GatewayClient, ONE_PIXEL_PNG as PNG } from '../cluster/gateway-client.mjs';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
 
 const KILL_ROUNDS = 10;
 // Docker's and podman's default stop timeout: the vault and its PostgreSQL must be down within it.
 const STOP_TIMEOUT_SECONDS = 10;
-// A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const env = containersEnv();
 const name = `vault-image-check-${process.pid}`;
 const volume = `${name}-data`;
