@@ -5,9 +5,9 @@
 // five). Built here first (scripts/containers/build-images.mjs --embedded,
 // unchanged images kept). Prints one JSON line.
 import { spawnSync } from 'node:child_process';
-import { request } from 'node:http';
 import { buildEmbeddedImage, containersEnv } from '../scripts/containers/build-images.mjs';
 import { freePort } from '../scripts/lib/free-port.mjs';
+import { answers200, waitUntil } from '../scripts/lib/wait-until.mjs';
 
 const RESTARTS = 5;
 const env = containersEnv();
@@ -20,26 +20,12 @@ function podman(args, { allowFail = false } = {}) {
   return result.stdout.trim();
 }
 
-function status(port) {
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/health/ready', timeout: 1000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    req.on('error', () => resolve(0));
-    req.on('timeout', () => req.destroy());
-    req.end();
-  });
-}
-
 /** Milliseconds from `podman start` to the first 200, polled every 10 ms. */
 async function startToReady(port) {
   const started = performance.now();
   podman(['start', name]);
-  while ((await status(port)) !== 200) {
-    if (performance.now() - started > 60_000) throw new Error(`not ready within 60 s:\n${podman(['logs', '--tail', '20', name], { allowFail: true })}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const url = `http://127.0.0.1:${port}/health/ready`;
+  await waitUntil(url, () => answers200(url), { timeoutMs: 60_000, intervalMs: 10 });
   return performance.now() - started;
 }
 

@@ -13,6 +13,7 @@ import { buildEmbeddedImage, buildImages, containersEnv } from '../../../scripts
 import { DISTRIBUTED_APPS } from '../../../scripts/lib/services.mjs';
 import { GatewayClient, ONE_PIXEL_PNG as PNG } from '../cluster/gateway-client.mjs';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
+import { waitUntil } from '../../../scripts/lib/wait-until.mjs';
 
 const env = containersEnv();
 const project = `vault-compose-check-${process.pid}`;
@@ -23,7 +24,6 @@ const STORE_IMAGES = {
   VAULT_NATS_IMAGE: 'localhost/vault-it-nats:2.9',
   VAULT_MINIO_IMAGE: 'localhost/vault-it-minio:latest',
 };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const composed = [];
 
 function assert(condition, message) {
@@ -63,15 +63,11 @@ function compose(file, variables, args) {
   return run('podman-compose', ['-f', file, '-p', project, ...args], { extraEnv: variables });
 }
 
+/** Seconds until `check` holds (waitUntil's polling and its failure message). */
 async function until(what, check, timeoutMs) {
-  const started = Date.now();
-  let last;
-  while (Date.now() - started < timeoutMs) {
-    last = await check().catch((error) => error);
-    if (last === true) return (Date.now() - started) / 1000;
-    await sleep(500);
-  }
-  throw new Error(`${what}: not within ${timeoutMs / 1000} s (${last instanceof Error ? last.message : last})`);
+  const started = performance.now();
+  await waitUntil(what, check, { timeoutMs, intervalMs: 500 });
+  return (performance.now() - started) / 1000;
 }
 
 function client(port) {

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { buildEmbeddedImage, containersEnv } from '../../../scripts/containers/build-images.mjs';
 import { GatewayClient, ONE_PIXEL_PNG as PNG } from '../cluster/gateway-client.mjs';
 import { freePort } from '../../../scripts/lib/free-port.mjs';
+import { answers200, waitUntil } from '../../../scripts/lib/wait-until.mjs';
 
 const KILL_ROUNDS = 10;
 // Docker's and podman's default stop timeout: the vault and its PostgreSQL must be down within it.
@@ -49,16 +50,14 @@ function podmanAsync(args) {
 
 /** Until the vault answers ready; the seconds it took. */
 async function ready(timeoutMs = 60_000) {
-  const started = Date.now();
-  const client = new GatewayClient('127.0.0.1', port, `127.0.0.1:${port}`);
-  for (;;) {
-    const answer = await client.send('GET', '/health/ready', undefined, { timeoutMs: 2000 }).catch(() => undefined);
-    if (answer?.status === 200) return (Date.now() - started) / 1000;
+  const started = performance.now();
+  const url = `http://127.0.0.1:${port}/health/ready`;
+  const stop = () => {
     const state = podman(['inspect', name, '--format', '{{.State.Status}}'], { allowFail: true }).stdout.trim();
-    if (state !== 'running') throw new Error(`the container is ${state}:\n${logs().split('\n').slice(-20).join('\n')}`);
-    if (Date.now() - started > timeoutMs) throw new Error(`not ready within ${timeoutMs / 1000} s`);
-    await sleep(100);
-  }
+    return state === 'running' ? undefined : `the container ${state}:\n${logs().split('\n').slice(-20).join('\n')}\n`;
+  };
+  await waitUntil(url, () => answers200(url), { timeoutMs, stop });
+  return (performance.now() - started) / 1000;
 }
 
 function logs() {
