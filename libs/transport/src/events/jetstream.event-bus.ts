@@ -219,7 +219,9 @@ export class JetStreamEventBus extends EventBus {
   /**
    * The client rides out outages once connected (NATS_RECONNECT), but its first connection fails for
    * good when the broker is not there yet (a compose stack starting, a name not in DNS yet): tried
-   * again here, at the client's own reconnection pace, for as long as the process runs.
+   * again here, at the client's own reconnection pace, for as long as the process runs. Not the
+   * client's waitOnFirstConnect: it waits the same way but hands over no connection to close while
+   * it waits, so a process stopped before its broker came would hang in close().
    */
   private async firstConnection(url: string): Promise<NatsConnection> {
     for (;;) {
