@@ -127,6 +127,36 @@ describe('journal search across replicas', () => {
     expect((await found(second, 'courier')).sort()).toEqual(['Fast courier arrived', 'Slow courier arrived']);
   });
 
+  it('answers in one statement when nothing changed since its last look, and looks first when something did', async () => {
+    await call(first, 'create', { content: 'Quiet harbour' });
+    expect(await found(second, 'harbour')).toEqual(['Quiet harbour']);
+    // The feed's statements from here on, by method; the timer's looks paused meanwhile, so that only the searches' show.
+    const inside = second.search as unknown as { feed: Record<string, (...args: unknown[]) => unknown>; timer: NodeJS.Timeout };
+    clearInterval(inside.timer);
+    await second.search.refresh();
+    const feed = inside.feed;
+    const statements: string[] = [];
+    const originals = Object.fromEntries(['glance', 'read', 'rows', 'rowsIfUnchanged'].map((name) => [name, feed[name]]));
+    for (const [name, original] of Object.entries(originals))
+      feed[name] = (...args: unknown[]) => {
+        statements.push(name);
+        return original.apply(feed, args);
+      };
+    try {
+      expect(await found(second, 'harbour')).toEqual(['Quiet harbour']);
+      expect(await found(second, 'absent')).toEqual([]);
+      expect(statements).toEqual(['rowsIfUnchanged', 'rowsIfUnchanged']);
+      statements.length = 0;
+      await call(first, 'create', { content: 'Busy harbour' });
+      expect(await found(second, 'harbour')).toEqual(['Busy harbour', 'Quiet harbour']);
+      // The index's answer was not current: the look (a glance, then the read), then the rows.
+      expect(statements).toEqual(['rowsIfUnchanged', 'glance', 'read', 'rows']);
+    } finally {
+      Object.assign(feed, originals);
+      second.search.onApplicationBootstrap();
+    }
+  });
+
   it('answers a page at a time, newest first', async () => {
     for (let n = 1; n <= 5; n++) await call(first, 'create', { content: `Report ${n}` });
     const all = await call<JournalEntry[]>(second, 'searchEntries', { query: 'report' });

@@ -4,7 +4,7 @@ import { contextLogger } from '@vault/platform';
 import { DataKeyService } from '../crypto/data-key.service.js';
 import { openEntry } from '../entries/entry-cipher.js';
 import { SearchIndex } from './search-index.js';
-import { type FeedTaker, SearchFeedRepository } from './search-feed.repository.js';
+import { type FeedTaker, type SealedEntry, SearchFeedRepository } from './search-feed.repository.js';
 
 /** How often an idle index looks for changes made through other replicas, and for an erase. */
 export const SEARCH_REFRESH_MS = 2_000;
@@ -12,10 +12,11 @@ export const SEARCH_REFRESH_MS = 2_000;
 /**
  * Journal search over the decrypted entries, kept in this process's memory
  * (SearchIndex) and nowhere else. The index follows the table, not the
- * requests: before every search, and every SEARCH_REFRESH_MS, it reads what
- * was written or removed since its last look (search-feed.repository.ts),
- * so an entry saved or deleted through any replica, and a restore, show at
- * the next search. Rows removed without a note (an erase, a restore's
+ * requests: at every search (in the statement that reads the answer's
+ * rows), and every SEARCH_REFRESH_MS, it asks whether anything was written
+ * or removed since its last look, and reads it if so
+ * (search-feed.repository.ts), so an entry saved or deleted through any
+ * replica, and a restore, show at the next search. Rows removed without a note (an erase, a restore's
  * discard: every row at once) are found by counting, which the timer's looks
  * do (a search's look skips the count, which grows with the journal): until
  * then such an entry is left out of the answers, as its row is gone, and at
@@ -68,13 +69,31 @@ export class JournalSearchService implements OnApplicationBootstrap, OnApplicati
     this.generation++;
   }
 
+  /**
+   * The entries holding every term of `query`, newest first. Mostly one
+   * round trip: the index as it is answers, and one statement reads those
+   * rows and whether anything changed since the index's horizon; only when
+   * something did (or the index is not built) does a look come first.
+   */
   async search(query: string, page: { limit?: number; offset?: number }): Promise<JournalEntry[]> {
+    const match = () => this.index.match(searchTerms(query), page.offset ?? 0, page.limit ?? SEARCH_PAGE_SIZE);
+    // Taken together: the index swapped in by a look or an erase comes with its horizon.
+    const { index, horizon, generation } = this;
+    if (horizon !== undefined) {
+      const ids = match();
+      const current = await this.feed.rowsIfUnchanged(horizon, ids);
+      if (!current.changed && index === this.index && generation === this.generation) return this.opened(ids, current.rows);
+    }
     await this.refresh();
-    const ids = this.index.match(searchTerms(query), page.offset ?? 0, page.limit ?? SEARCH_PAGE_SIZE);
+    const ids = match();
+    return this.opened(ids, ids.length === 0 ? [] : await this.feed.rows(ids));
+  }
+
+  /** The rows of `ids` opened, in the order of `ids`; an entry removed since the index's answer is left out. */
+  private async opened(ids: string[], found: SealedEntry[]): Promise<JournalEntry[]> {
     if (ids.length === 0) return [];
-    const rows = new Map((await this.feed.rows(ids)).map((row) => [row.id, row]));
+    const rows = new Map(found.map((row) => [row.id, row]));
     const key = await this.keys.current();
-    // In the index's order; an entry removed since the look is left out.
     return ids.flatMap((id) => {
       const row = rows.get(id);
       return row ? [openEntry(key, row)] : [];
