@@ -25,8 +25,11 @@ export class OwnerCredentialService implements OnModuleInit {
   ) {}
 
   async onModuleInit() {
-    await this.refuseWeakConfiguredPassword();
-    if ((await this.state.read()).destroyed) return;
+    if ((await this.state.read()).destroyed) {
+      // Nothing is stored in a destroyed vault, but a weak configured password still stops the start.
+      await this.refuseWeakConfiguredPassword();
+      return;
+    }
     this.passwordHash = await this.resolveHash();
   }
 
@@ -48,7 +51,14 @@ export class OwnerCredentialService implements OnModuleInit {
     return hash ? verifyPassword(hash, password) : false;
   }
 
-  /** Checked at every start, stored or not, so a weak configured password never opens the vault. */
+  /**
+   * Checked whenever a configured password is not the one in force, so a
+   * weak one never opens the vault. One that is (every start after the
+   * first, as a compose file sets it) was checked when it was stored, as
+   * every password the owner sets is: judging it again cost a quarter of a
+   * second at each start (the estimator's lists), where the stored hash
+   * takes a verify (about 40 ms).
+   */
   private async refuseWeakConfiguredPassword() {
     const { password, passwordHash, name, username } = this.owner;
     if (!password || passwordHash) return;
@@ -66,6 +76,7 @@ export class OwnerCredentialService implements OnModuleInit {
     const stored = await this.credentials.findHash();
     if (password) {
       if (stored && (await verifyPassword(stored, password))) return stored;
+      await this.refuseWeakConfiguredPassword();
       const hash = await hashPassword(password);
       await this.credentials.saveHash(hash);
       return hash;
