@@ -59,7 +59,7 @@ EXPOSE 3000
 VOLUME /data
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["node", "apps/vault/healthcheck.mjs"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "apps/vault/dist/bundle/main.js"]
+CMD ["node", "--max-semi-space-size=8", "apps/vault/dist/bundle/main.js"]
 
 # This app's built files and libraries only, owned by root and read-only to
 # its user (uid 10001, as the chart's securityContext runs it). Nothing is
@@ -73,4 +73,4 @@ WORKDIR /app
 ENV NODE_ENV=production VAULT_MODE=distributed HOST=0.0.0.0 PORT=${PORT}
 USER 10001:10001
 EXPOSE ${PORT}
-CMD ["node", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/main.js"]

@@ -23,19 +23,17 @@
 // - The instrumentation's own work, timed in this process (the observations
 //   of one request and a scrape).
 // Prints a line for people per figure, then one JSON line (the last) for run.mjs.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ensureDatabase } from '../scripts/lib/database.mjs';
 import { SERVICE_NAMES } from '../scripts/lib/services.mjs';
 import { distributedEnv, distributedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
+import { autocannon } from './autocannon.mjs';
 import { instructionRounds } from './metrics-instructions.mjs';
 import { startPrivateNats } from './private-nats.mjs';
 import { seedTargets } from './vault-process.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 /** Pairs of distributed stacks (metrics off and on, side by side); even, so that each side is started first as often as second. */
 const PAIRS = Number(process.env.BENCH_METRICS_PAIRS ?? 2);
 if (!Number.isInteger(PAIRS) || PAIRS < 2 || PAIRS % 2 !== 0)
@@ -60,29 +58,6 @@ function cpuMsEach(pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   });
-}
-
-/** @param {string} url @param {{ cookie: string, method?: string, body?: string, seconds: number }} options */
-function autocannon(url, { cookie, method = 'GET', body = undefined, seconds }) {
-  const args = [
-    process.execPath,
-    'node_modules/autocannon/autocannon.js',
-    '-j',
-    '-c',
-    String(CONNECTIONS),
-    '-d',
-    String(seconds),
-    '-m',
-    method,
-    '-H',
-    `cookie=${cookie}`,
-  ];
-  if (body) args.push('-H', 'content-type=application/json', '-b', body);
-  args.push(url);
-  const child = spawn(args[0], args.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-  let stdout = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  return new Promise((resolve) => child.on('exit', () => resolve(JSON.parse(stdout))));
 }
 
 /** Fetches each /metrics every 5 s, as Prometheus would; clearInterval stops it. */
@@ -133,7 +108,7 @@ const PROCESS_NAMES = [...SERVICE_NAMES.map((name) => `${name}-svc`), 'gateway']
 /** One slice of load on one stack: its throughput and each process's CPU per request. */
 async function measure(stack, load) {
   const before = cpuMsEach(stack.running.pids);
-  const report = await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: SLICE_SECONDS });
+  const report = await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, connections: CONNECTIONS, seconds: SLICE_SECONDS });
   const perProcess = cpuMsEach(stack.running.pids).map((after, i) => (after - before[i]) / report.requests.total);
   if (report.errors + report.non2xx > 0) throw new Error(`${stack.name}: ${report.errors + report.non2xx} failed requests on ${load.label}`);
   return { rps: report.requests.average, cpuMsPerRequest: perProcess.reduce((sum, ms) => sum + ms, 0), perProcess };
@@ -154,7 +129,8 @@ async function measurePair(first) {
     const figures = [];
     for (const load of CASES) {
       // A short warm-up, so that neither side measures its JIT.
-      for (const stack of Object.values(stacks)) await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, seconds: 2 });
+      for (const stack of Object.values(stacks))
+        await autocannon(stack.base + load.path, { ...load, cookie: stack.cookie, connections: CONNECTIONS, seconds: 2 });
       const slices = { off: [], on: [] };
       for (let slice = 0; slice < SLICES; slice++)
         for (const name of slice % 2 === 0 ? ['off', 'on'] : ['on', 'off']) slices[name].push(await measure(stacks[name], load));

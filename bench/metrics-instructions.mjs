@@ -25,6 +25,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../scripts/lib/node-flags.mjs';
 import { embeddedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 import { ensureDebianTool } from './process-tree.mjs';
 import { seedTargets } from './vault-process.mjs';
@@ -104,7 +105,7 @@ async function countLoad(metrics, seedDir, load, scrapes = 0) {
   mode.apps[0].wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--vgdb-prefix=${prefix}`, `--callgrind-out-file=${out}`];
   // The JIT compiles and the GC marks on the main thread, not on helpers whose progress at a given moment differs from run to run: a count then moves by about 1 % instead of 4-7 %.
   // V8's memory reducer starts a full mark-compact once allocation slows for a few seconds, as it does under callgrind's slowdown: whether one (some 700 M instructions) falls inside a counted window or not moved a load's count by up to 20 %. At full speed under load it does not run.
-  mode.apps[0].nodeFlags = ['--single-threaded', '--no-memory-reducer'];
+  mode.apps[0].nodeFlags = [...SERVER_NODE_FLAGS, '--single-threaded', '--no-memory-reducer'];
   const running = await startMode(mode, { storedPassword: true, timeoutMs: 300_000, stdio: ['ignore', 'ignore', 'ignore'] });
   const [pid] = running.pids;
   try {

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { ensureBuilt } from '../scripts/lib/build.mjs';
 import { ensureDatabase } from '../scripts/lib/database.mjs';
 import { distributedEnv, distributedMode, embeddedMode, login, stopMode } from '../scripts/lib/vault-launcher.mjs';
+import { autocannon } from './autocannon.mjs';
 import { fsyncRow, fsyncsPerWrite, idleMemory, memoryRow, peakMemory, startRows, startTimes } from './mode-figures.mjs';
 import { startPrivateNats } from './private-nats.mjs';
 import { ensureStrace } from './process-tree.mjs';
@@ -72,18 +73,10 @@ async function seed(base, cookie, count) {
   await seedEntries(base, cookie, count);
 }
 
-/** autocannon in its own process (this one stays free to sample memory); requests/s and latency percentiles. */
+/** A load of CONNECTIONS for SECONDS (autocannon.mjs): requests/s and latency percentiles. */
 /** @param {string} url @param {{ cookie?: string, method?: string, body?: string }} [options] */
-async function load(url, { cookie = undefined, method = 'GET', body = undefined } = {}) {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', method];
-  if (cookie) args.push('-H', `cookie=${cookie}`);
-  if (body) args.push('-H', 'content-type=application/json', '-b', body);
-  args.push(url);
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-  let stdout = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  await new Promise((resolve) => child.on('exit', resolve));
-  const report = JSON.parse(stdout);
+async function load(url, options = {}) {
+  const report = await autocannon(url, { ...options, connections: CONNECTIONS, seconds: SECONDS });
   const errors = report.errors + report.non2xx;
   return { rps: report.requests.average, p50: report.latency.p50, p99: report.latency.p99, errors };
 }
@@ -244,7 +237,7 @@ async function startVaults() {
   const embeddedTimes = await startTimes(embeddedMode({ port: 3711, dataDir }), RESTARTS);
   const embedded = embeddedTimes.running;
   modes.push(embedded);
-  for (const r of startRows('embedded', embeddedTimes, { first: 3000, restart: 1000 })) addRow(r);
+  for (const r of startRows('embedded', embeddedTimes, { first: 3000, restart: 500 })) addRow(r);
   addRow(memoryRow('embedded', 'first run (peak)', embeddedTimes.firstPeak, 300));
   addRow(memoryRow('embedded', 'idle', await idleMemory(embedded), 150));
 
@@ -254,7 +247,7 @@ async function startVaults() {
   const distributedTimes = await startTimes(distributedMode({ gatewayPort: 3712, servicePort: 3801, env: distributedEnv(database) }), RESTARTS);
   const distributed = distributedTimes.running;
   modes.push(distributed);
-  for (const r of startRows('distributed', distributedTimes)) addRow(r);
+  for (const r of startRows('distributed', distributedTimes, { restart: 3000 })) addRow(r);
   addRow(memoryRow('distributed', 'first run (peak)', distributedTimes.firstPeak));
   addRow(memoryRow('distributed', 'idle', await idleMemory(distributed), 500));
   const distributedUrl = 'http://127.0.0.1:3712';

@@ -2,9 +2,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { buildArgs, DOCKERFILE, dockerfileStages, EMBEDDED_STAGE, finalStageLines } from '../../scripts/containers/dockerfile.mjs';
-import { APPS, assert, chart, equal, root } from './kit.mjs';
+import { SERVER_NODE_FLAGS, serverCmd } from '../../scripts/lib/node-flags.mjs';
+import { APPS, assert, chart, equal, fullname, podSpecOf, render, root } from './kit.mjs';
 
 // What the chart takes for granted of the images (docs/deploy.md, "Images"); scripts/containers/build-images.mjs builds them, `npm run test:k8s` runs them under the chart.
 const chartValues = parseAllDocuments(readFileSync(join(chart, 'values.yaml'), 'utf8'))[0].toJS();
@@ -28,7 +29,7 @@ for (const app of APPS) {
     const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
     equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
     equal(instruction('WORKDIR'), ['/app'], 'WORKDIR (the migration Job runs `node dist/main.js migrate` there)');
-    equal(instruction('CMD'), ['["node", "dist/main.js"]'], 'CMD');
+    equal(instruction('CMD'), [serverCmd('dist/main.js')], "CMD: node with the launch lines' flags (scripts/lib/node-flags.mjs)");
     assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
     equal(
       last.lines.filter((l) => /^COPY\s/i.test(l)),
@@ -71,7 +72,7 @@ test(`Dockerfile, stage ${EMBEDDED_STAGE} (the embedded image): from scratch, la
   equal(instruction('VOLUME'), ['/data'], 'VOLUME');
   equal(instruction('EXPOSE'), [String(chartValues.gateway.port)], "EXPOSE (the gateway's port, as npm start)");
   equal(instruction('ENTRYPOINT'), ['["/usr/bin/tini", "--"]'], 'ENTRYPOINT: tini as PID 1 passes the stop signal on and reaps');
-  equal(instruction('CMD'), ['["node", "apps/vault/dist/bundle/main.js"]'], 'CMD');
+  equal(instruction('CMD'), [serverCmd('apps/vault/dist/bundle/main.js')], "CMD: node with the launch lines' flags (scripts/lib/node-flags.mjs)");
   assert(/^--\S+.* CMD \["node", "apps\/vault\/healthcheck\.mjs"\]$/.test(instruction('HEALTHCHECK')[0] ?? ''), `HEALTHCHECK ${instruction('HEALTHCHECK')}`);
   const variables = Object.fromEntries(instruction('ENV').flatMap((e) => e.split(/\s+/).map((pair) => pair.split('='))));
   for (const [name, value] of Object.entries({ VAULT_MODE: 'embedded', VAULT_DATA_DIR: '/data', HOST: '0.0.0.0', PORT: String(chartValues.gateway.port) }))
@@ -95,4 +96,27 @@ test('.dockerignore: no node_modules, builds or local data in the build context'
     .split('\n')
     .map((l) => l.trim());
   for (const pattern of ['.git', '**/node_modules', '**/dist', 'data', '.env']) assert(ignored.includes(pattern), `${pattern} not ignored`);
+});
+
+test("every app's own start script runs node with the launch lines' flags (scripts/lib/node-flags.mjs)", () => {
+  for (const app of [...APPS, 'vault']) {
+    const { scripts } = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8'));
+    const entry = app === 'vault' ? 'dist/bundle/main.js' : 'dist/main.js';
+    equal(scripts.start, ['node', ...SERVER_NODE_FLAGS, entry].join(' '), `apps/${app}: npm start`);
+  }
+});
+
+test("the chart's and the compose files' long-running apps run the images' CMD as it is (no command or args of their own)", () => {
+  const objects = render(['-f', join(chart, 'values-trial.yaml')], 'the trial values');
+  const apps = objects.filter((o) => o.kind === 'Deployment' && APPS.some((app) => o.metadata.name === fullname(app)));
+  equal(apps.length, APPS.length, 'a Deployment per app');
+  for (const deployment of apps)
+    for (const container of podSpecOf(deployment).containers)
+      assert(container.command === undefined && container.args === undefined, `${deployment.metadata.name}: command or args instead of the image's CMD`);
+  for (const file of ['compose.yaml', 'compose.distributed.yaml']) {
+    const { services } = parse(readFileSync(join(root, file), 'utf8'), { merge: true });
+    for (const [name, service] of Object.entries(services))
+      if (/^(vault|gateway|[\w-]+-svc)$/.test(name))
+        assert(service.command === undefined && service.entrypoint === undefined, `${file}: ${name} overrides the image's CMD`);
+  }
 });

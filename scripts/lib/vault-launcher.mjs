@@ -12,12 +12,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 import { processName, processTree } from './process-tree.mjs';
 import { SERVICE_NAMES } from './services.mjs';
 import { answers200, waitUntil } from './wait-until.mjs';
 
 /**
- * @typedef {{ entry: string, env: Record<string, string>, wrap?: string[], nodeFlags?: string[] }} App a process of a mode; `wrap`, a command node runs under
+ * @typedef {{ entry: string, env: Record<string, string>, wrap?: string[], nodeFlags?: readonly string[] }} App a process of a mode; `wrap`, a command node runs under; `nodeFlags`, node's (SERVER_NODE_FLAGS unless given)
  * @typedef {{ name: string, base: string, apps: App[], readyUrls: string[] }} Mode
  * @typedef {import('node:child_process').ChildProcess & { exits: Promise<number | string> }} VaultProcess
  * @typedef {{ environment?: 'quiet' | 'inherit' | 'clean', stdio?: import('node:child_process').StdioOptions, storedPassword?: boolean }} SpawnOptions
@@ -100,7 +101,7 @@ const deathSignal = process.platform === 'linux' && spawnSync('setpriv', ['--pde
  * @returns {VaultProcess}
  */
 export function spawnApp(
-  { entry, env, wrap = [], nodeFlags = [] },
+  { entry, env, wrap = [], nodeFlags = SERVER_NODE_FLAGS },
   { environment = 'quiet', stdio = ['ignore', 'ignore', 'inherit'], storedPassword = false } = {},
 ) {
   const from = environment === 'clean' ? { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? '/tmp' } : process.env;

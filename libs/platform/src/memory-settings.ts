@@ -7,8 +7,11 @@ import { setFlagsFromString } from 'node:v8';
  * main imports this module first (`@vault/platform/memory-settings`). A flag
  * given on the node command line wins over each.
  *
- * - The young generation stays at its initial size instead of growing to
- *   3 x 16 MB and staying resident once the load is gone.
+ * The young generation's size is not set here: V8 sizes it when the heap is
+ * set up, before any module runs, so it is on every launch line instead
+ * (scripts/lib/node-flags.mjs, docs/adr/0018). Kept at 1 MB from here, as
+ * it was, it cost a third of the throughput.
+ *
  * - WebAssembly runs on V8's baseline compiler only. The database is a
  *   PostgreSQL server of its own now (ADR 0009); the one WebAssembly left is
  *   PGlite, loaded only by the first start after an upgrade to import a
@@ -16,7 +19,6 @@ import { setFlagsFromString } from 'node:v8';
  *   hot PostgreSQL functions (about 50 MB) for a one-off copy.
  */
 const SETTINGS: Array<[flag: string, overriddenBy: string[]]> = [
-  ['--semi-space-growth-factor=1', ['--semi-space-growth-factor', '--max-semi-space-size', '--min-semi-space-size']],
   ['--liftoff-only', ['--liftoff', '--no-liftoff', '--wasm-tier-up', '--no-wasm-tier-up', '--liftoff-only', '--no-liftoff-only']],
 ];
 
