@@ -22,6 +22,13 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.webmani
 
 interface WebFile {
   body: Buffer;
+  /** Whether a gzip copy is worth sending (text over 1 KB). */
+  gzippable: boolean;
+  /**
+   * Made at the first request that takes gzip and not brotli, then kept:
+   * made for every file at start it cost the embedded vault's start about
+   * 30 ms, for copies that browsers, which all take brotli, never ask for.
+   */
   gzip?: Buffer;
   /** Made by the build (`name.br` beside the file), never at start. */
   br?: Buffer;
@@ -101,7 +108,12 @@ export class WebApp {
       return;
     }
     const accepted = acceptedEncodings(request.headers['accept-encoding']);
-    const [encoding, body] = file.br && accepted.has('br') ? ['br', file.br] : file.gzip && accepted.has('gzip') ? ['gzip', file.gzip] : [undefined, file.body];
+    const [encoding, body] =
+      file.br && accepted.has('br')
+        ? ['br', file.br]
+        : file.gzippable && accepted.has('gzip')
+          ? ['gzip', (file.gzip ??= gzipSync(file.body, { level: 9 }))]
+          : [undefined, file.body];
     if (encoding) reply.header('content-encoding', encoding);
     reply.status(200).send(body);
   }
@@ -112,7 +124,7 @@ function webFile(urlPath: string, body: Buffer, br?: Buffer): WebFile {
   return {
     body,
     br,
-    gzip: COMPRESSIBLE.has(extension) && body.length > 1024 ? gzipSync(body, { level: 9 }) : undefined,
+    gzippable: COMPRESSIBLE.has(extension) && body.length > 1024,
     contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
     etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
     // Vite names assets by content hash: they never change under one name. The rest (the page,
