@@ -109,11 +109,7 @@ export class WebApp {
     }
     const accepted = acceptedEncodings(request.headers['accept-encoding']);
     const [encoding, body] =
-      file.br && accepted.has('br')
-        ? ['br', file.br]
-        : file.gzippable && accepted.has('gzip')
-          ? ['gzip', (file.gzip ??= gzipSync(file.body, { level: 9 }))]
-          : [undefined, file.body];
+      file.br && accepted.has('br') ? ['br', file.br] : file.gzippable && accepted.has('gzip') ? ['gzip', gzipOf(file)] : [undefined, file.body];
     if (encoding) reply.header('content-encoding', encoding);
     reply.status(200).send(body);
   }
@@ -132,6 +128,12 @@ function webFile(urlPath: string, body: Buffer, br?: Buffer): WebFile {
     // so that a new build's worker is seen at the next visit and replaces the installed app's shell.
     immutable: urlPath.startsWith('/assets/'),
   };
+}
+
+/** The file's gzip copy: made the first time it is asked for, then kept. */
+function gzipOf(file: WebFile): Buffer {
+  if (!file.gzip) file.gzip = gzipSync(file.body, { level: 9 });
+  return file.gzip;
 }
 
 /** The screen's chunks as module preloads (credentials as Vite's own script tag) and its first reads as fetch preloads (as the app's fetch). */
