@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: where Vault stands on this machine, side by side in one run.
-// Prints a table (and with --write, puts it in docs/performance.md). Servers
+// Prints a table (and with --write, puts it in docs/performance.md; `--only
+// modes,search` runs those parts alone, see PARTS). Servers
 // run on loopback ports of their own; the load comes from autocannon in a
 // second process, bounded in time.
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +22,18 @@ import { ensureStrace } from './process-tree.mjs';
 import { seedEntries, seedTargets, waitFor } from './vault-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * The parts of the run, in its order; `--only modes,search` runs those alone
+ * (to measure one change without the whole hour), printed, never written:
+ * the table in docs/performance.md is always one whole run.
+ */
+const PARTS = ['web', 'transport', 'modes', 'scale', 'search', 'export', 'import', 'image', 'metrics'];
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? (process.argv[onlyAt + 1] ?? '').split(',') : PARTS;
+const unknown = only.filter((part) => !PARTS.includes(part));
+if (unknown.length > 0 || only.length === 0) throw new Error(`--only takes parts of ${PARTS.join(', ')}; not ${unknown.join(', ') || 'nothing'}`);
+if (onlyAt > 0 && process.argv.includes('--write')) throw new Error('--write writes a whole run: not with --only');
+const runs = (part) => only.includes(part);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Concurrent connections of each load, as the comparison with Memos was measured. */
 const CONNECTIONS = 16;
@@ -172,21 +185,23 @@ async function main() {
   const docs = join(root, 'docs/performance.md');
   const previous = previousFigures(docs);
   await ensureBuilt(root);
-  webRows();
-  transportRows();
-  const vaults = await startVaults();
-  const { embeddedPeak, distributedPeak } = await apiRows(vaults);
-  await journalRows(vaults);
-  addRow(memoryRow('embedded', 'under load (peak)', embeddedPeak.stop()));
-  addRow(memoryRow('distributed', 'under load (peak)', distributedPeak.stop()));
-  await durabilityRows(vaults);
-  await stopVaults(vaults);
-  await scaleRows();
-  searchRows();
-  exportRows();
-  importRows();
-  imageRows();
-  metricsRows();
+  if (runs('web')) webRows();
+  if (runs('transport')) transportRows();
+  if (runs('modes')) {
+    const vaults = await startVaults();
+    const { embeddedPeak, distributedPeak } = await apiRows(vaults);
+    await journalRows(vaults);
+    addRow(memoryRow('embedded', 'under load (peak)', embeddedPeak.stop()));
+    addRow(memoryRow('distributed', 'under load (peak)', distributedPeak.stop()));
+    await durabilityRows(vaults);
+    await stopVaults(vaults);
+  }
+  if (runs('scale')) await scaleRows();
+  if (runs('search')) searchRows();
+  if (runs('export')) exportRows();
+  if (runs('import')) importRows();
+  if (runs('image')) imageRows();
+  if (runs('metrics')) metricsRows();
   printTable(previous, docs);
 }
 
