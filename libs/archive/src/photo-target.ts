@@ -1,5 +1,6 @@
 import { BadGatewayException, ServiceUnavailableException } from '@nestjs/common';
 import type { PhotoTarget } from '@vault/contracts';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -17,13 +18,17 @@ export async function writePhotoTarget(target: PhotoTarget, bytes: Readable, siz
   if (target.kind === 'file') {
     if (!UPLOAD_FILE.test(target.path)) throw new BadGatewayException('The media service named an invalid upload file');
     const file = createWriteStream(target.path, { flags: 'wx', mode: 0o600 });
-    let created = false;
-    file.on('open', () => (created = true));
+    // Only the open with 'wx' fails this way: the file was there before, and is not this photo's.
+    let existed = false;
+    file.on('error', (error: NodeJS.ErrnoException) => (existed ||= error.code === 'EEXIST'));
     try {
       await pipeline(bytes, file);
     } catch (error) {
       // A photo cut off part-way (a damaged archive) leaves no part of itself in the store; a file that was there stays.
-      if (created) await rm(target.path, { force: true });
+      // Once the stream has closed, its open has settled: bytes that failed before it finished (a damaged entry of
+      // a small photo fails at once) left the file it then made, which goes too.
+      if (!file.closed) await once(file, 'close').catch(() => undefined);
+      if (!existed) await rm(target.path, { force: true });
       throw error;
     }
     return;
