@@ -145,7 +145,7 @@ export class SearchFeedRepository {
    */
   async rowsIfUnchanged(since: string, ids: string[]): Promise<{ changed: boolean; rows: SealedEntry[] }> {
     const found = ids.length === 0 ? sql`false` : inArray(entries.id, ids);
-    const statement = sql`select ${changedSince(since)} as changed, ${entries.id}, ${entries.titleCiphertext}, ${entries.contentCiphertext}, ${entries.createdAt}, ${entries.updatedAt}
+    const statement = sql`select ${changedSince(since)} as changed, ${sql.join(Object.values(SEALED), sql`, `)}
       from (select) as moment left join ${entries} on ${found}`;
     const { rows } = (await this.db.execute(statement)) as unknown as { rows: RawRow[] };
     return {
