@@ -1,5 +1,5 @@
-// The real embedded process (apps/vault/dist/main.js) started and killed as
-// an owner's machine would: the self-destruct kill trials
+// The real embedded process, as `npm start` launches it (the launcher's
+// entry and node flags), started and killed as an owner's machine would: the self-destruct kill trials
 // (self-destruct-crash.int-spec.ts) and the vault killed with its PostgreSQL
 // (killed-together.int-spec.ts), each in a file of its own so that Jest
 // workers run them side by side.
@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../../scripts/lib/node-flags.mjs';
+import { embeddedMode } from '../../../scripts/lib/vault-launcher.mjs';
 import { OWNER_ENV } from './stack.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -44,12 +46,14 @@ export function releaseParents(): void {
 }
 
 /**
- * The real embedded process (apps/vault/dist/main.js), as `npm start` runs
- * it; with `nonReapingParent`, under NON_REAPING_PARENT.
+ * The real embedded process, as `npm start` runs it (the bundle, ADR 0010,
+ * with the launch lines' node flags); with `nonReapingParent`, under
+ * NON_REAPING_PARENT.
  */
 export async function startVault(dataDir: string, options: { nonReapingParent?: boolean } = {}): Promise<RunningVault> {
   const port = await freePort();
-  const vault = [process.execPath, 'apps/vault/dist/main.js'];
+  const [app] = embeddedMode({ port, dataDir }).apps;
+  const vault = [process.execPath, ...SERVER_NODE_FLAGS, app.entry];
   let command = vault;
   if (options.nonReapingParent) {
     const prctl = SYS_PRCTL[process.arch];
@@ -61,10 +65,9 @@ export async function startVault(dataDir: string, options: { nonReapingParent?: 
     stdio: ['ignore', options.nonReapingParent ? 'pipe' : 'ignore', 'pipe'],
     env: {
       ...process.env,
-      PORT: String(port),
+      ...app.env,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      VAULT_DATA_DIR: dataDir,
       VAULT_WEB_DIST: join(dataDir, 'no-web-app'),
       ...OWNER_ENV,
     },
