@@ -5,6 +5,7 @@ import {
   AddForeignEntries,
   AddForeignPhoto,
   DeletePhoto,
+  FOREIGN_ENTRIES_PAGE,
   ReservePhotoImport,
   UndoForeignEntries,
   importReport,
@@ -19,7 +20,7 @@ import { Transform, pipeline, type Readable } from 'node:stream';
 import { dirname } from 'node:path';
 import { ArchiveRefusal } from './archive-refusal.js';
 import type { ForeignEntry, SkippedItem } from './journal-import/foreign-entry.js';
-import { type JournalZip, readJournalZip } from './journal-import/journal-zip.js';
+import { type JournalZip, type PlannedEntry, readJournalZip } from './journal-import/journal-zip.js';
 import { writePhotoTarget } from './photo-target.js';
 import { spoolArchive, type SpoolOptions } from './spool.js';
 
@@ -33,8 +34,10 @@ const SKIPPED_LISTED = 200;
  * Imports another app's journal into this vault, adding to what it holds:
  * the upload is spooled to a private file and read whole first
  * (journal-import/journal-zip.ts: any problem with it refuses the import
- * before anything is stored); then journal-svc adds the entries a page at a
- * time (an entry already imported, by its key, is left as it is) and
+ * before anything is stored; what is kept of each entry is its key, times
+ * and photos, not its text); then the entries are read from the file again
+ * as journal-svc adds them a page at a time (an entry already imported, by
+ * its key, is left as it is) and
  * media-svc keeps the photos of the entries that were new, as uploads. A
  * failure part-way takes back everything this import added.
  */
@@ -73,7 +76,7 @@ export class JournalImporter {
     const tell = (stage: JournalImportProgress['stage']) => onProgress({ stage, entries: { ...entries }, photos: { ...photos } });
     try {
       tell('storing');
-      for (const page of pages(zip.entries)) {
+      for await (const page of pages(zip.readEntries())) {
         const answer = await this.rpc.send(AddForeignEntries, { entries: page.map(toRecord) });
         for (const { key, id } of answer.added) added.set(key, id);
         entries.stored += page.length;
@@ -104,7 +107,7 @@ export class JournalImporter {
   }
 
   /** The photo's id, or undefined when media-svc refuses its bytes (not an image it keeps): that is noted, not fatal. */
-  private async storePhoto(zip: JournalZip, file: string, entry: ForeignEntry, skipped: SkippedItem[]): Promise<string | undefined> {
+  private async storePhoto(zip: JournalZip, file: string, entry: PlannedEntry, skipped: SkippedItem[]): Promise<string | undefined> {
     const slot = await this.rpc.send(ReservePhotoImport, {});
     await writePhotoTarget(slot.target, await zip.openPhoto(file), zip.photoSize(file));
     try {
@@ -130,8 +133,8 @@ export class JournalImporter {
 }
 
 /** The photos of the entries this import added, each file once (Day One shares a photo between entries), with the first entry showing it. */
-function photosOfNew(entries: ForeignEntry[], added: Map<string, string>): Array<{ file: string; entry: ForeignEntry }> {
-  const kept = new Map<string, ForeignEntry>();
+function photosOfNew(entries: PlannedEntry[], added: Map<string, string>): Array<{ file: string; entry: PlannedEntry }> {
+  const kept = new Map<string, PlannedEntry>();
   for (const entry of entries) {
     if (!added.has(entry.key)) continue;
     for (const photo of entry.photos) if (!kept.has(photo.file)) kept.set(photo.file, entry);
@@ -150,12 +153,12 @@ function toRecord(entry: ForeignEntry): ForeignEntryRecord {
 }
 
 /** Entries in pages that fit one message, by count and by their JSON's bytes (an entry alone always fits: its text is bounded). */
-function* pages(entries: ForeignEntry[]): Generator<ForeignEntry[]> {
+async function* pages(entries: AsyncIterable<ForeignEntry>): AsyncGenerator<ForeignEntry[]> {
   let page: ForeignEntry[] = [];
   let bytes = 0;
-  for (const entry of entries) {
+  for await (const entry of entries) {
     const size = Buffer.byteLength(JSON.stringify(toRecord(entry)));
-    if (page.length > 0 && (page.length >= ARCHIVE_PAGE_RECORDS || bytes + size > ARCHIVE_PAGE_BYTES * 2)) {
+    if (page.length > 0 && (page.length >= FOREIGN_ENTRIES_PAGE || bytes + size > ARCHIVE_PAGE_BYTES * 2)) {
       yield page;
       page = [];
       bytes = 0;

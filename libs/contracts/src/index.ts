@@ -12,6 +12,7 @@ export * from './studies.contracts.js';
 export * from './balance.contracts.js';
 export * from './journal.contracts.js';
 export * from './journal-search.js';
+export * from './time-zones.js';
 export * from './media.contracts.js';
 export * from './audit.contracts.js';
 export * from './vault.contracts.js';

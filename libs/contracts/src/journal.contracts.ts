@@ -3,6 +3,7 @@ import { Empty, EntityId, IsoTimestamp, TITLE_MAX, optionalText } from './fields
 import { SEARCH_QUERY_MAX, SEARCH_TERMS_MAX, searchTerms } from './journal-search.js';
 import { IsoDate } from './planner-fields.js';
 import { defineRpc } from './rpc.js';
+import { isKnownTimeZone } from './time-zones.js';
 
 /** Long enough for any diary entry; a larger body is refused with a clear 400. */
 export const JOURNAL_CONTENT_MAX = 100_000;
@@ -84,14 +85,7 @@ export const SearchJournal = defineRpc({
 const TimeZoneName = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .max(64, 'must be at most 64 characters')
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return /^[A-Za-z0-9_+\-/]+$/.test(zone);
-    } catch {
-      return false;
-    }
-  }, 'must be a time zone name such as Europe/Paris');
+  .refine((zone) => /^[A-Za-z0-9_+\-/]+$/.test(zone) && isKnownTimeZone(zone), 'must be a time zone name such as Europe/Paris');
 
 /** One entry written on this day in an earlier year: what the look back shows of it. */
 export const OnThisDayEntry = z.object({

@@ -1,3 +1,4 @@
+import { localDateTime } from '@vault/contracts';
 import { z } from 'zod';
 import { type MomentKind, MOMENT, momentKind, unescapeDayOne } from './day-one-text.js';
 import { parseForeignDate } from './foreign-date.js';
@@ -47,55 +48,87 @@ const FOLDERS: Record<MomentKind, string> = { photos: 'photos', videos: 'videos'
 const NOUNS: Record<MomentKind, string> = { photos: 'photo', videos: 'video', audios: 'audio recording', pdfAttachments: 'PDF' };
 
 /**
- * The entries of a Day One JSON export (every journal of the zip): each
- * with its creation and modification times, its text as Markdown (Day One's
- * escapes undone where they change nothing, `# Title` first lines as the
- * title), its tags, star and local time as the text's last lines, its photos for the photo vault,
- * and a line in place of each photo, video, recording or PDF reference.
- * What the vault cannot take (videos, recordings, PDFs, HEIC photos, files
- * missing from the zip, an entry given twice) is named in `skipped`. A file
- * that is not a Day One journal, or an entry without an id or with a date
- * that is not one, refuses the whole import.
+ * A Day One JSON export (every journal of the zip) read as its entries
+ * stream, in two passes: `describe` sees every entry first (an entry may
+ * name a photo that another lists, so identifiers are looked up across the
+ * export), then a `reading` turns each into the vault's entry: its creation
+ * and modification times, its text as Markdown (Day One's escapes undone
+ * where they change nothing, `# Title` first lines as the title), its tags,
+ * star and local time as the text's last lines, its photos for the photo
+ * vault, and a line in place of each photo, video, recording or PDF
+ * reference. What the vault cannot take (videos, recordings, PDFs, HEIC
+ * photos, files missing from the zip, an entry given twice) is named in
+ * `skipped`. An entry without an id or with a date that is not one refuses
+ * the whole import.
  */
-export function dayOneEntries(journals: DayOneJournal[], media: DayOneMedia): { entries: ForeignEntry[]; skipped: SkippedItem[] } {
-  const parsed = journals.map((journal) => ({ file: journal.file, entries: journalEntries(journal) }));
-  // Day One may list a photo under one entry and name it from another's text: look identifiers up across the export.
-  const moments = new Map<string, { kind: MomentKind; moment: Moment }>();
-  for (const { entries } of parsed)
-    for (const entry of entries)
-      for (const kind of Object.keys(FOLDERS) as MomentKind[])
-        for (const moment of entry[kind] ?? []) if (moment.identifier) moments.set(moment.identifier.toUpperCase(), { kind, moment });
+export class DayOneReader {
+  private readonly moments = new Map<string, { kind: MomentKind; moment: Moment }>();
 
-  const entries: ForeignEntry[] = [];
-  const skipped: SkippedItem[] = [];
-  const seen = new Set<string>();
-  for (const journal of parsed) {
-    for (const entry of journal.entries) {
-      const source = `${journal.file}, entry ${entry.uuid}`;
+  constructor(private readonly media: DayOneMedia) {}
+
+  /** The first pass: the entry (the `index`th of `file`) is checked, and the media it lists are noted. */
+  describe(file: string, raw: unknown, index: number): void {
+    const entry = parseEntry(file, raw, index);
+    for (const kind of Object.keys(FOLDERS) as MomentKind[])
+      for (const moment of entry[kind] ?? []) if (moment.identifier) this.moments.set(moment.identifier.toUpperCase(), { kind, moment });
+  }
+
+  /**
+   * A pass over the entries once `describe` has seen them all: each as the
+   * vault will hold it, or undefined for one the export gives twice. What is
+   * left out is added to `skipped`. Each pass keeps its own record of the
+   * entries it has seen, so the export can be read again.
+   */
+  reading(skipped: SkippedItem[]): (file: string, raw: unknown, index: number) => ForeignEntry | undefined {
+    const seen = new Set<string>();
+    return (file, raw, index) => {
+      const entry = parseEntry(file, raw, index);
+      const source = `${file}, entry ${entry.uuid}`;
       const key = `dayone:${entry.uuid.toUpperCase()}`;
       if (seen.has(key)) {
         skipped.push({ source, reason: 'the export holds this entry twice; it was imported once' });
-        continue;
+        return undefined;
       }
       seen.add(key);
-      entries.push(toEntry(entry, source, key, moments, media, skipped));
-    }
+      return toEntry(entry, source, key, this.moments, this.media, skipped);
+    };
   }
+}
+
+/** The same for journals already parsed: every entry of every journal, and what was left out. */
+export function dayOneEntries(journals: DayOneJournal[], media: DayOneMedia): { entries: ForeignEntry[]; skipped: SkippedItem[] } {
+  const lists = journals.map(({ file, json }) => ({ file, list: entriesList(file, json) }));
+  const reader = new DayOneReader(media);
+  for (const { file, list } of lists)
+    list.forEach((raw, index) => {
+      reader.describe(file, raw, index);
+    });
+  const entries: ForeignEntry[] = [];
+  const skipped: SkippedItem[] = [];
+  const read = reader.reading(skipped);
+  for (const { file, list } of lists)
+    list.forEach((raw, index) => {
+      const entry = read(file, raw, index);
+      if (entry) entries.push(entry);
+    });
   return { entries, skipped };
 }
 
-function journalEntries({ file, json }: DayOneJournal): DayOneEntry[] {
+function entriesList(file: string, json: unknown): unknown[] {
   const list = (json as { entries?: unknown } | null)?.entries;
   if (typeof json !== 'object' || json === null || !Array.isArray(list))
     throw new ArchiveRefusal(400, `${file} is not a Day One journal (it has no "entries" list)`);
-  return list.map((raw, index) => {
-    const entry = DayOneEntry.safeParse(raw);
-    if (!entry.success) {
-      const issue = entry.error.issues[0];
-      throw new ArchiveRefusal(400, `${file}, entry ${index + 1}: ${issue.path.join('.') || 'the entry'} ${issue.message.toLowerCase()}`);
-    }
-    return entry.data;
-  });
+  return list;
+}
+
+/** The `index`th entry of `file`, as Day One writes one, or the refusal naming what is wrong with it. */
+function parseEntry(file: string, raw: unknown, index: number): DayOneEntry {
+  const entry = DayOneEntry.safeParse(raw);
+  if (!entry.success) {
+    const issue = entry.error.issues[0];
+    throw new ArchiveRefusal(400, `${file}, entry ${index + 1}: ${issue.path.join('.') || 'the entry'} ${issue.message.toLowerCase()}`);
+  }
+  return entry.data;
 }
 
 function toEntry(
@@ -169,23 +202,9 @@ function footerOf(entry: DayOneEntry, createdAt: Date): string {
   const tags = [...new Set((entry.tags ?? []).map((tag) => tag.trim()).filter(Boolean))];
   if (tags.length > 0) lines.push(`Tags: ${tags.join(', ')}`);
   if (entry.starred === true) lines.push('Starred');
-  const local = typeof entry.timeZone === 'string' ? localTime(createdAt, entry.timeZone) : undefined;
+  const local = typeof entry.timeZone === 'string' ? localDateTime(createdAt, entry.timeZone) : undefined;
   if (local) lines.push(`Written ${local} (${entry.timeZone})`);
   return lines.join('\n');
-}
-
-/** `2024-03-05 14:03` in an IANA zone, or undefined for a zone Intl does not know. */
-function localTime(at: Date, timeZone: string): string | undefined {
-  try {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-        .formatToParts(at)
-        .map((part) => [part.type, part.value]),
-    );
-    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A first line `# Title` is the entry's title, as Day One writes a titled entry; the rest is its text. */

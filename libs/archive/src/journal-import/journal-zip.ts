@@ -4,9 +4,10 @@ import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from '../archive-refusal.js';
 import { MANIFEST_JSON, VAULT_JSON } from '../archive-layout.js';
 import { openEntry, openZip, readWhole, readZipDirectory } from '../zip-file.js';
-import { type DayOneJournal, type DayOneMedia, dayOneEntries } from './day-one.js';
+import { type DayOneMedia, DayOneReader } from './day-one.js';
 import { type ForeignEntry, type SkippedItem, extensionOf, fitEntry, photoTypeOf } from './foreign-entry.js';
 import { noteEntry } from './markdown-note.js';
+import { jsonEntries } from './json-entries.js';
 import { NoteImages } from './note-images.js';
 
 /**
@@ -28,15 +29,33 @@ const NOTE = /\.(md|markdown|txt)$/i;
 /** What an operating system or an editor leaves in a folder: never the owner's notes. */
 const LITTER = /(^|\/)(__MACOSX|\.[^/]*)(\/|$)/;
 
-/** What an import will add: its format, the entries as the vault holds them, what is left out, and the photos' bytes. */
+/** An entry the import will add, without its text: what is kept of it between reading the export and storing it. */
+export type PlannedEntry = Omit<ForeignEntry, 'title' | 'content'>;
+
+/**
+ * What an import will add: its format, its entries (without their text),
+ * what is left out, the entries again whole as they are stored, and the
+ * photos' bytes.
+ */
 export interface JournalZip {
   format: 'day-one' | 'markdown';
-  entries: ForeignEntry[];
+  entries: PlannedEntry[];
   skipped: SkippedItem[];
+  /** The entries of `entries`, whole and in the same order, read from the zip again. */
+  readEntries(): AsyncGenerator<ForeignEntry>;
   /** A photo's size and bytes, by its path in the zip. */
   photoSize(file: string): number;
   openPhoto(file: string): Promise<Readable>;
   close(): void;
+}
+
+/**
+ * An export's entries as it can be read any number of times, in the same
+ * order each time: what the reading leaves out goes to `skipped`.
+ */
+interface EntrySource {
+  format: JournalZip['format'];
+  read(skipped: SkippedItem[]): AsyncGenerator<ForeignEntry>;
 }
 
 /**
@@ -58,25 +77,30 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
     const rootJson = [...files.keys()].filter((name) => name.startsWith(root) && !name.slice(root.length).includes('/') && name.endsWith('.json'));
     const vaultExport = at(MANIFEST_JSON) !== undefined && at(VAULT_JSON) !== undefined;
 
-    let read: { format: JournalZip['format']; entries: ForeignEntry[]; skipped: SkippedItem[] };
-    if (!vaultExport && rootJson.length > 0) read = { format: 'day-one', ...(await readDayOne(zip, files, root, rootJson, inflated)) };
+    const skipped: SkippedItem[] = [];
+    let source: EntrySource;
+    if (!vaultExport && rootJson.length > 0) source = await dayOneSource(zip, files, root, rootJson, inflated);
     else {
       const folder = vaultExport ? `${root}journal/` : root;
       const elsewhere = vaultExport
         ? 'an import adds the journal of a Vault export; RESTORE A VAULT brings back all of it, into an empty vault'
         : 'only Markdown and text notes are imported from a folder of notes';
-      read = { format: 'markdown', ...(await readNotes(zip, files, folder, elsewhere, inflated)) };
+      source = notesSource(zip, files, folder, elsewhere, inflated, skipped);
     }
 
-    if (read.entries.length > IMPORT_ENTRIES_MAX)
-      throw new ArchiveRefusal(413, `The export holds ${read.entries.length} entries, more than the ${IMPORT_ENTRIES_MAX} one import adds: split it`);
-    const entries: ForeignEntry[] = [];
-    const skipped = [...read.skipped];
-    for (const entry of read.entries) {
+    // The whole export is read once before anything is stored, keeping each entry's key, times and photos, not its text.
+    let count = 0;
+    const entries: PlannedEntry[] = [];
+    const notFitting: SkippedItem[] = [];
+    for await (const entry of source.read(skipped)) {
+      count += 1;
       const fitted = fitEntry(entry);
-      if ('entry' in fitted) entries.push(fitted.entry);
-      else skipped.push(fitted.skipped);
+      if ('entry' in fitted) entries.push(planOf(fitted.entry));
+      else notFitting.push(fitted.skipped);
     }
+    if (count > IMPORT_ENTRIES_MAX)
+      throw new ArchiveRefusal(413, `The export holds ${count} entries, more than the ${IMPORT_ENTRIES_MAX} one import adds: split it`);
+    skipped.push(...notFitting);
     for (const entry of entries)
       for (const photo of entry.photos) {
         const size = files.get(photo.file)?.uncompressedSize ?? 0;
@@ -87,9 +111,10 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
     if (entries.length === 0 && skipped.length === 0)
       throw new ArchiveRefusal(400, 'The zip holds no journal entries: neither a Day One JSON export nor Markdown or text notes');
     return {
-      ...read,
+      format: source.format,
       entries,
       skipped,
+      readEntries: () => fittedAgain(source, entries),
       photoSize: (file) => files.get(file)?.uncompressedSize ?? 0,
       openPhoto: (file) => openEntry(zip, files.get(file) as Entry),
       close: () => zip.close(),
@@ -98,6 +123,23 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
     zip.close();
     throw error;
   }
+}
+
+function planOf({ title: _title, content: _content, ...plan }: ForeignEntry): PlannedEntry {
+  return plan;
+}
+
+/** The source's entries that fit, read again: the same as `planned`, one for one (the spooled zip is the import's own and does not change). */
+async function* fittedAgain(source: EntrySource, planned: PlannedEntry[]): AsyncGenerator<ForeignEntry> {
+  let next = 0;
+  for await (const entry of source.read([])) {
+    const fitted = fitEntry(entry);
+    if (!('entry' in fitted)) continue;
+    if (fitted.entry.key !== planned[next]?.key) throw new Error(`The export read differently the second time, at entry ${next + 1}`);
+    next += 1;
+    yield fitted.entry;
+  }
+  if (next !== planned.length) throw new Error(`The export read differently the second time: ${next} entries, not ${planned.length}`);
 }
 
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
@@ -136,9 +178,13 @@ class Inflation {
   }
 }
 
-async function readDayOne(zip: ZipFile, files: Map<string, Entry>, root: string, names: string[], inflated: Inflation) {
-  const journals: DayOneJournal[] = [];
-  for (const name of names.sort()) {
+/**
+ * A Day One export's journals, streamed entry by entry: every entry is
+ * described first (refusing the import for a journal or an entry that is
+ * not Day One's), then each reading converts them again.
+ */
+async function dayOneSource(zip: ZipFile, files: Map<string, Entry>, root: string, names: string[], inflated: Inflation): Promise<EntrySource> {
+  const journals = names.sort().map((name) => {
     const entry = files.get(name) as Entry;
     const file = name.slice(root.length);
     if (entry.uncompressedSize > IMPORT_INFLATE_LIMITS.dayOneJson)
@@ -147,16 +193,26 @@ async function readDayOne(zip: ZipFile, files: Map<string, Entry>, root: string,
         `${file} would inflate to ${entry.uncompressedSize} bytes, over the ${IMPORT_INFLATE_LIMITS.dayOneJson} a journal file can be`,
       );
     inflated.add(name, entry.uncompressedSize);
-    const text = utf8(await readWhole(zip, entry), file);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new ArchiveRefusal(400, `${file} is not valid JSON (${(error as Error).message.slice(0, 120)})`);
+    return { file, entry };
+  });
+  const reader = new DayOneReader(dayOneMedia(files, root));
+  const each = async function* () {
+    for (const { file, entry } of journals) {
+      let index = 0;
+      for await (const raw of jsonEntries(await openEntry(zip, entry), file)) yield { file, raw, index: index++ };
     }
-    journals.push({ file, json });
-  }
-  return dayOneEntries(journals, dayOneMedia(files, root));
+  };
+  for await (const { file, raw, index } of each()) reader.describe(file, raw, index);
+  return {
+    format: 'day-one',
+    async *read(skipped) {
+      const read = reader.reading(skipped);
+      for await (const { file, raw, index } of each()) {
+        const entry = read(file, raw, index);
+        if (entry) yield entry;
+      }
+    },
+  };
 }
 
 /** Day One names each media file by its md5, in a folder of its kind: `photos/<md5>.<type>`. */
@@ -177,9 +233,13 @@ function dayOneMedia(files: Map<string, Entry>, root: string): DayOneMedia {
   };
 }
 
-async function readNotes(zip: ZipFile, files: Map<string, Entry>, folder: string, elsewhere: string, inflated: Inflation) {
-  const entries: ForeignEntry[] = [];
-  const skipped: SkippedItem[] = [];
+/**
+ * A folder of notes: every note's limits checked on the zip's directory
+ * (a note too long for an entry is named in `skipped`), each reading
+ * inflating the notes one at a time, then naming the files no note showed.
+ */
+function notesSource(zip: ZipFile, files: Map<string, Entry>, folder: string, elsewhere: string, inflated: Inflation, skipped: SkippedItem[]): EntrySource {
+  const notes: Array<[string, Entry]> = [];
   const images = new NoteImages(folder, files.keys());
   const others: string[] = [];
   for (const [name, entry] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
@@ -191,12 +251,21 @@ async function readNotes(zip: ZipFile, files: Map<string, Entry>, folder: string
       skipped.push({ source: name, reason: `it is ${entry.uncompressedSize} bytes, more text than an entry holds` });
       continue;
     }
-    if (entries.length >= IMPORT_ENTRIES_MAX)
-      throw new ArchiveRefusal(413, `The zip holds more than the ${IMPORT_ENTRIES_MAX} notes one import adds: split it`);
+    if (notes.length >= IMPORT_ENTRIES_MAX) throw new ArchiveRefusal(413, `The zip holds more than the ${IMPORT_ENTRIES_MAX} notes one import adds: split it`);
     inflated.add(name, entry.uncompressedSize);
-    entries.push(noteEntry({ path: name, bytes: await readWhole(zip, entry), modifiedAt: entry.getLastModDate() }, images));
+    notes.push([name, entry]);
   }
-  // The files no note reads or shows, by kind and reason: `2 .png files: no note shows them`.
+  return {
+    format: 'markdown',
+    async *read(readingSkipped) {
+      for (const [name, entry] of notes) yield noteEntry({ path: name, bytes: await readWhole(zip, entry), modifiedAt: entry.getLastModDate() }, images);
+      readingSkipped.push(...unread(others, images, folder, elsewhere));
+    },
+  };
+}
+
+/** The files no note reads or shows, by kind and reason (`2 .png files: no note shows them`), once the notes have been read. */
+function unread(others: string[], images: NoteImages, folder: string, elsewhere: string): SkippedItem[] {
   const counts = new Map<string, { kind: string; unshownPhoto: boolean; count: number }>();
   for (const name of others) {
     if (images.isLinked(name)) continue;
@@ -206,17 +275,10 @@ async function readNotes(zip: ZipFile, files: Map<string, Entry>, folder: string
     group.count += 1;
     counts.set(`${kind} ${unshownPhoto}`, group);
   }
+  const groups: SkippedItem[] = [];
   for (const { kind, unshownPhoto, count } of counts.values()) {
     const reason = unshownPhoto ? `no note shows ${count === 1 ? 'it' : 'them'}` : elsewhere;
-    skipped.push({ source: `${count} .${kind} file${count === 1 ? '' : 's'}`, reason });
+    groups.push({ source: `${count} .${kind} file${count === 1 ? '' : 's'}`, reason });
   }
-  return { entries, skipped };
-}
-
-function utf8(bytes: Buffer, file: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ArchiveRefusal(400, `${file} is not UTF-8 text`);
-  }
+  return groups;
 }
