@@ -9,6 +9,7 @@ import { MediaEraser } from './media-eraser.js';
 import { MEDIA_OPTIONS, type MediaOptions, type ObjectStoreOptions } from './media.options.js';
 import { PhotosHandlers } from './photos/photos.handlers.js';
 import { PhotosRepository } from './photos/photos.repository.js';
+import { PhotoBuffer } from './photos/photo-buffer.js';
 import { PhotosService } from './photos/photos.service.js';
 import { FileObjectStore } from './storage/file-object.store.js';
 import { OBJECT_STORE, type ObjectStore } from './storage/object.store.js';
@@ -60,6 +61,7 @@ export class MediaModule {
         UploadsService,
         PhotosRepository,
         PhotosService,
+        PhotoBuffer,
         ErasureWatchRepository,
         UploadSweeper,
         MediaEraser,

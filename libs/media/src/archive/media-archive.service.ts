@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { InjectMediaDb } from '../database.js';
 import { isOnlyAnImage } from '../photos/image-check.js';
 import { IMAGE_HEAD_BYTES, imageTypeOf } from '../photos/image-type.js';
+import { PhotoBuffer } from '../photos/photo-buffer.js';
 import { photos, type PhotoRow } from '../schema/photos.table.js';
 import { OBJECT_STORE, PHOTO_PREFIX, photoKey, uploadKey, type ObjectStore } from '../storage/object.store.js';
 import { asRpcFailure } from '../storage/store-failure.js';
@@ -29,6 +30,7 @@ export class MediaArchiveService {
     private readonly uploads: UploadsRepository,
     private readonly sweeper: UploadSweeper,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    private readonly buffer: PhotoBuffer,
   ) {}
 
   async exportPage(after?: string): Promise<{ records: PhotoRecord[]; next?: string }> {
@@ -53,14 +55,16 @@ export class MediaArchiveService {
   async keep(key: string, record: PhotoRecord, sha256: string): Promise<PhotoRecord> {
     try {
       if (!(await this.uploads.claim(key))) throw RpcFailure.notFound('photos: this restore slot was not reserved, or is already used');
-      const bytes = await this.checkedBytes(key, record, sha256).catch(async (error: unknown) => {
-        // Refused: nothing of it is kept (as a refused registration).
-        await this.uploads.discard(key);
-        await this.store.remove(key);
-        throw error;
+      await this.buffer.lend(async (into) => {
+        const bytes = await this.checkedBytes(key, record, sha256, into).catch(async (error: unknown) => {
+          // Refused: nothing of it is kept (as a refused registration).
+          await this.uploads.discard(key);
+          await this.store.remove(key);
+          throw error;
+        });
+        await this.store.retireUpload(key);
+        await this.store.writePhoto(photoKey(record.id), bytes, record.contentType);
       });
-      await this.store.retireUpload(key);
-      await this.store.writePhoto(photoKey(record.id), bytes, record.contentType);
       try {
         const [row] = await this.db
           .insert(photos)
@@ -92,12 +96,12 @@ export class MediaArchiveService {
     await this.db.delete(photos);
   }
 
-  private async checkedBytes(key: string, record: PhotoRecord, sha256: string): Promise<Buffer> {
+  private async checkedBytes(key: string, record: PhotoRecord, sha256: string, into: Buffer): Promise<Buffer> {
     const stat = await this.store.stat(key);
     if (!stat) throw RpcFailure.badRequest(`photos/${record.id}: no bytes were written for this photo`);
     if (stat.size !== record.size || stat.size > PHOTO_MAX_BYTES)
       throw RpcFailure.badRequest(`photos/${record.id}: ${stat.size} bytes, but its record says ${record.size}`);
-    const bytes = await this.store.read(key, stat.version);
+    const bytes = await this.store.read(key, { version: stat.version, into });
     if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw RpcFailure.badRequest(`photos/${record.id}: the bytes do not match their SHA-256`);
     const type = imageTypeOf(bytes.subarray(0, IMAGE_HEAD_BYTES));
     if (type !== record.contentType || !(await isOnlyAnImage(bytes, type))) throw new RpcFailure(415, `photos/${record.id}: not a ${record.contentType} image`);

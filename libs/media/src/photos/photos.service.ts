@@ -10,6 +10,7 @@ import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { isOnlyAnImage } from './image-check.js';
 import { IMAGE_HEAD_BYTES, imageTypeOf } from './image-type.js';
 import { ownLocationStripped } from './location/strip-location.js';
+import { PhotoBuffer } from './photo-buffer.js';
 import { PhotosRepository } from './photos.repository.js';
 
 export const NOT_AN_IMAGE = 'The file is not an image (jpeg, png, gif or webp)';
@@ -25,6 +26,7 @@ export class PhotosService {
     private readonly uploads: UploadsRepository,
     private readonly sweeper: UploadSweeper,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    private readonly buffer: PhotoBuffer,
   ) {}
 
   /**
@@ -60,15 +62,18 @@ export class PhotosService {
       if (!stat) throw RpcFailure.notFound('Nothing was uploaded to this URL');
       // From here on the upload is this call's alone; whatever happens, it cannot be registered twice.
       if (!(await this.uploads.claim(key))) throw RpcFailure.notFound(NOT_ISSUED);
-      const { bytes, contentType } = await this.checked(key, stat.size, stat.version);
-      // The bytes were read for this alone: their location is taken out in them, not in a copy.
-      const kept = keepLocation ? bytes : ownLocationStripped(bytes, contentType);
       const id = randomUUID();
-      await this.store.writePhoto(photoKey(id), kept, contentType);
+      const { size, contentType } = await this.buffer.lend(async (into) => {
+        const { bytes, contentType } = await this.checked(key, stat.size, stat.version, into);
+        // The bytes were read for this alone: their location is taken out in them, not in a copy.
+        const kept = keepLocation ? bytes : ownLocationStripped(bytes, contentType);
+        await this.store.writePhoto(photoKey(id), kept, contentType);
+        return { size: kept.length, contentType };
+      });
       await this.store.retireUpload(key);
       let row: PhotoRow;
       try {
-        row = await this.photos.insert({ id, objectKey: photoKey(id), contentType, size: kept.length, createdAt });
+        row = await this.photos.insert({ id, objectKey: photoKey(id), contentType, size, createdAt });
       } catch (error) {
         await this.store.remove(photoKey(id)).catch(() => undefined);
         throw error;
@@ -106,13 +111,12 @@ export class PhotosService {
     return { id };
   }
 
-  /** The upload's bytes and image type, or a refusal after removing it. */
-  private async checked(key: string, size: number, version?: string): Promise<{ bytes: Buffer; contentType: PhotoContentType }> {
+  /** The upload's bytes (read `into` the photo buffer) and image type, or a refusal after removing it. */
+  private async checked(key: string, size: number, version: string | undefined, into: Buffer): Promise<{ bytes: Buffer; contentType: PhotoContentType }> {
     if (size > PHOTO_MAX_BYTES) return this.refuse(key, new RpcFailure(413, TOO_LARGE));
     if (size === 0) return this.refuse(key, new RpcFailure(415, NOT_AN_IMAGE));
-    const bytes = await this.store.read(key, version).catch(this.changed(key));
     // The size seen was that of the version read (S3 reads it on that condition); a file store's upload never changes.
-    if (bytes.length > PHOTO_MAX_BYTES) return this.refuse(key, new RpcFailure(413, TOO_LARGE));
+    const bytes = await this.store.read(key, { version, into }).catch(this.refusedRead(key));
     const contentType = imageTypeOf(bytes.subarray(0, IMAGE_HEAD_BYTES));
     if (!contentType || !(await isOnlyAnImage(bytes, contentType))) return this.refuse(key, new RpcFailure(415, NOT_AN_IMAGE));
     return { bytes, contentType };
@@ -131,12 +135,17 @@ export class PhotosService {
     throw new RpcFailure(410, ERASED);
   }
 
-  /** A presigned URL issued before conditional uploads could be PUT to again: a file swapped after the check is refused too. */
-  private changed(key: string) {
+  /**
+   * A presigned URL issued before conditional uploads could be PUT to again:
+   * a file swapped after the check is refused too, and one grown past a
+   * photo's size as well.
+   */
+  private refusedRead(key: string) {
     return async (error: unknown): Promise<never> => {
       if (error instanceof ObjectStoreError && error.reason === 'changed') {
         return this.refuse(key, new RpcFailure(409, 'The upload changed while it was being checked. Upload it again.'));
       }
+      if (error instanceof ObjectStoreError && error.reason === 'too-large') return this.refuse(key, new RpcFailure(413, TOO_LARGE));
       throw error;
     };
   }

@@ -1,7 +1,7 @@
 import type { PhotoSource, PhotoTarget } from '@vault/contracts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -129,8 +129,23 @@ export class FileObjectStore implements ObjectStore {
   }
 
   /** An upload file never changes once written (its URL is spent), so there is no version to check. */
-  async read(key: string): Promise<Buffer> {
-    return readFile(this.pathOf(key));
+  async read(key: string, { into }: { into?: Buffer } = {}): Promise<Buffer> {
+    if (!into) return readFile(this.pathOf(key));
+    const file = await open(this.pathOf(key), 'r');
+    try {
+      let length = 0;
+      while (length < into.length) {
+        const { bytesRead } = await file.read(into, length, into.length - length, null);
+        if (bytesRead === 0) return into.subarray(0, length);
+        length += bytesRead;
+      }
+      // Full: the file fits only if nothing follows.
+      if ((await file.read(Buffer.alloc(1), 0, 1, null)).bytesRead > 0)
+        throw new ObjectStoreError('too-large', `The object is larger than ${into.length} bytes`);
+      return into;
+    } finally {
+      await file.close();
+    }
   }
 
   /** Written beside, then renamed into place: a photo file is either whole or absent. */

@@ -20,8 +20,13 @@ export interface ObjectStore {
   keyOfUploadUrl(url: string): Promise<string | undefined>;
   /** Size and version (ETag) of an object; undefined when there is none. */
   stat(key: string): Promise<ObjectStat | undefined>;
-  /** The whole object (callers check its size first), refusing with `changed` when it is no longer the version `stat` saw. */
-  read(key: string, version?: string): Promise<Buffer>;
+  /**
+   * The whole object (callers check its size first), refusing with `changed`
+   * when it is no longer the version `stat` saw. With `into`, the bytes are
+   * read into it and a view of them is answered (`too-large` when they do
+   * not fit).
+   */
+  read(key: string, options?: { version?: string; into?: Buffer }): Promise<Buffer>;
   /** Stores a registered photo's bytes under its key. */
   writePhoto(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /**

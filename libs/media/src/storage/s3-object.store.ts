@@ -104,9 +104,10 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async read(key: string, version?: string): Promise<Buffer> {
+  async read(key: string, { version, into }: { version?: string; into?: Buffer } = {}): Promise<Buffer> {
     try {
       const object = await this.call(() => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, IfMatch: version })));
+      if (into) return await readInto(object.Body as AsyncIterable<Uint8Array> | undefined, into);
       const bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array(0);
       // A view of the bytes the SDK gathered, not a second copy of a photo.
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -214,4 +215,15 @@ function statusOf(error: unknown): number | undefined {
 
 function changedOr(error: unknown): unknown {
   return statusOf(error) === 412 ? new ObjectStoreError('changed', 'The object changed while it was being checked') : error;
+}
+
+/** An object's bytes copied into `into` as they arrive, without gathering them first; a view of them. */
+async function readInto(body: AsyncIterable<Uint8Array> | undefined, into: Buffer): Promise<Buffer> {
+  let length = 0;
+  for await (const chunk of body ?? []) {
+    if (length + chunk.length > into.length) throw new ObjectStoreError('too-large', `The object is larger than ${into.length} bytes`);
+    into.set(chunk, length);
+    length += chunk.length;
+  }
+  return into.subarray(0, length);
 }
