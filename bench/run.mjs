@@ -520,6 +520,15 @@ function importRows() {
     `${(imported.zipBytes / 1024 ** 3).toFixed(2)} GiB in ${imported.importSeconds.toFixed(1)} s; RSS ${imported.rssBeforeMb.toFixed(0)} -> ${imported.rssPeakMb.toFixed(0)} MB`,
     imported.met,
   );
+  // Not held to a budget: what a second import of the same size costs the same process shows whether memory grows with what is imported.
+  row(
+    'import',
+    'the same for a second export of that size into the same vault',
+    imported.secondRssRiseMb.toFixed(1),
+    'MB',
+    '',
+    `in ${imported.secondImportSeconds.toFixed(1)} s; RSS ${imported.secondRssBeforeMb.toFixed(0)} -> ${imported.secondRssPeakMb.toFixed(0)} MB`,
+  );
 }
 
 /** What metrics cost, in instructions per request and in throughput. */
