@@ -98,8 +98,7 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
       if ('entry' in fitted) entries.push(planOf(fitted.entry));
       else notFitting.push(fitted.skipped);
     }
-    if (count > IMPORT_ENTRIES_MAX)
-      throw new ArchiveRefusal(413, `The export holds ${count} entries, more than the ${IMPORT_ENTRIES_MAX} one import adds: split it`);
+    if (count > IMPORT_ENTRIES_MAX) throw tooManyEntries(count);
     skipped.push(...notFitting);
     for (const entry of entries)
       for (const photo of entry.photos) {
@@ -123,6 +122,10 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
     zip.close();
     throw error;
   }
+}
+
+function tooManyEntries(count: number): ArchiveRefusal {
+  return new ArchiveRefusal(413, `The export holds ${count} entries, more than the ${IMPORT_ENTRIES_MAX} one import adds: split it`);
 }
 
 function planOf({ title: _title, content: _content, ...plan }: ForeignEntry): PlannedEntry {
@@ -202,7 +205,10 @@ async function dayOneSource(zip: ZipFile, files: Map<string, Entry>, root: strin
       for await (const raw of jsonEntries(await openEntry(zip, entry), file)) yield { file, raw, index: index++ };
     }
   };
-  for await (const { file, raw, index } of each()) reader.describe(file, raw, index);
+  // Past the most one import adds, entries are only counted, for the refusal to say how many there are.
+  let count = 0;
+  for await (const { file, raw, index } of each()) if (++count <= IMPORT_ENTRIES_MAX) reader.describe(file, raw, index);
+  if (count > IMPORT_ENTRIES_MAX) throw tooManyEntries(count);
   return {
     format: 'day-one',
     async *read(skipped) {

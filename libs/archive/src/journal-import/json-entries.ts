@@ -82,7 +82,7 @@ class TopLevelShape {
       return;
     }
     if (this.key !== undefined && token !== TokenType.COMMA) {
-      // The value of `key` starts here; JSON.parse keeps the last of a key given twice, and so does this.
+      // The value of `key` starts here. Of an `entries` given twice, the last decides, as JSON.parse keeps the last.
       if (this.key === 'entries') this.hasEntriesList = token === TokenType.LEFT_BRACKET;
       this.key = undefined;
     }
