@@ -1,7 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
+import { Readable } from 'node:stream';
 import { unescapeDayOne } from './day-one-text.js';
-import { type DayOneMedia, dayOneEntries } from './day-one.js';
+import { type DayOneMedia, dayOneExport } from './day-one.js';
+import type { ForeignEntry, SkippedItem } from './foreign-entry.js';
 import { ArchiveRefusal } from '../archive-refusal.js';
+
+/** Every entry of the journals (written as JSON files, read as the import streams them) and what was left out. */
+async function dayOneEntries(journals: Array<{ file: string; json: unknown }>, media: DayOneMedia) {
+  const exported = await dayOneExport(
+    journals.map(({ file, json }) => ({ file, open: async () => Readable.from([Buffer.from(JSON.stringify(json))]) })),
+    media,
+  );
+  const entries: ForeignEntry[] = [];
+  const skipped: SkippedItem[] = [];
+  for await (const entry of exported.read(skipped)) entries.push(entry);
+  return { entries, skipped };
+}
 
 /** The zip's media files, as the reader indexes them. */
 function mediaOf(...paths: string[]): DayOneMedia {
@@ -13,7 +27,7 @@ function mediaOf(...paths: string[]): DayOneMedia {
 const PHOTO = { identifier: '76F9B0AC37954B51BF8B9146498B29C2', md5: 'ef43abe9582131d432f20dcc68e326aa', type: 'jpeg', orderInEntry: 0 };
 
 describe("Day One's JSON export as journal entries", () => {
-  it('reads titles, times, escapes, tags and photos as real exports write them', () => {
+  it('reads titles, times, escapes, tags and photos as real exports write them', async () => {
     const journal = {
       metadata: { version: '1.0' },
       entries: [
@@ -30,7 +44,7 @@ describe("Day One's JSON export as journal entries", () => {
         },
       ],
     };
-    const { entries, skipped } = dayOneEntries([{ file: 'Travel.json', json: journal }], mediaOf('photos/ef43abe9582131d432f20dcc68e326aa.jpeg'));
+    const { entries, skipped } = await dayOneEntries([{ file: 'Travel.json', json: journal }], mediaOf('photos/ef43abe9582131d432f20dcc68e326aa.jpeg'));
     expect(skipped).toEqual([]);
     expect(entries).toEqual([
       {
@@ -46,7 +60,7 @@ describe("Day One's JSON export as journal entries", () => {
     ]);
   });
 
-  it('keeps the escapes that stop Markdown from reading typed characters as its own', () => {
+  it('keeps the escapes that stop Markdown from reading typed characters as its own', async () => {
     expect(unescapeDayOne('1\\. not a list\n\\- not a bullet\n\\# not a heading\n\\> not a quote')).toBe(
       '1\\. not a list\n\\- not a bullet\n\\# not a heading\n\\> not a quote',
     );
@@ -56,7 +70,7 @@ describe("Day One's JSON export as journal entries", () => {
     expect(unescapeDayOne('```\ncode \\. kept\n```\nafter\\.')).toBe('```\ncode \\. kept\n```\nafter.');
   });
 
-  it('names what it leaves out: videos, recordings, PDFs, HEIC photos, missing files, unknown references, a repeated entry', () => {
+  it('names what it leaves out: videos, recordings, PDFs, HEIC photos, missing files, unknown references, a repeated entry', async () => {
     const entry = {
       uuid: 'A1',
       creationDate: '2020-01-01T00:00:00Z',
@@ -69,7 +83,7 @@ describe("Day One's JSON export as journal entries", () => {
         { identifier: 'M1', md5: 'ee', type: 'png', orderInEntry: 1 },
       ],
     };
-    const { entries, skipped } = dayOneEntries(
+    const { entries, skipped } = await dayOneEntries(
       [
         { file: 'A.json', json: { entries: [entry] } },
         { file: 'B.json', json: { entries: [{ ...entry, text: 'again' }] } },
@@ -93,8 +107,8 @@ describe("Day One's JSON export as journal entries", () => {
     ]);
   });
 
-  it('finds a photo listed under another entry, and one whose type is not its file extension', () => {
-    const { entries } = dayOneEntries(
+  it('finds a photo listed under another entry, and one whose type is not its file extension', async () => {
+    const { entries } = await dayOneEntries(
       [
         {
           file: 'J.json',
@@ -113,9 +127,9 @@ describe("Day One's JSON export as journal entries", () => {
     expect(entries[1].photos).toEqual([{ file: 'photos/ff00.png', contentType: 'image/png' }]);
   });
 
-  it('reads an entry without text from its rich text, and one without either as empty', () => {
+  it('reads an entry without text from its rich text, and one without either as empty', async () => {
     const richText = JSON.stringify({ meta: { version: 1 }, contents: [{ text: 'From rich text\n' }, { embeddedObjects: [] }] });
-    const { entries } = dayOneEntries(
+    const { entries } = await dayOneEntries(
       [
         {
           file: 'J.json',
@@ -132,9 +146,9 @@ describe("Day One's JSON export as journal entries", () => {
     expect(entries.map((entry) => entry.content)).toEqual(['From rich text', '']);
   });
 
-  it('keeps the hour an entry was written in its own zone, and leaves out a zone or a star it cannot read', () => {
+  it('keeps the hour an entry was written in its own zone, and leaves out a zone or a star it cannot read', async () => {
     const entry = (uuid: string, fields: Record<string, unknown>) => ({ uuid, creationDate: '2022-07-01T23:30:00Z', text: 'x', ...fields });
-    const { entries } = dayOneEntries(
+    const { entries } = await dayOneEntries(
       [
         {
           file: 'J.json',
@@ -161,22 +175,22 @@ describe("Day One's JSON export as journal entries", () => {
     ]);
   });
 
-  it('refuses a file that is not a journal, an entry without an id and a date that is not one', () => {
-    const refusal = (json: unknown) => {
+  it('refuses a file that is not a journal, an entry without an id and a date that is not one', async () => {
+    const refusal = async (json: unknown) => {
       try {
-        dayOneEntries([{ file: 'J.json', json }], mediaOf());
+        await dayOneEntries([{ file: 'J.json', json }], mediaOf());
       } catch (error) {
         expect(error).toBeInstanceOf(ArchiveRefusal);
         return (error as ArchiveRefusal).message;
       }
       throw new Error('not refused');
     };
-    expect(refusal([1, 2])).toBe('J.json is not a Day One journal (it has no "entries" list)');
-    expect(refusal({ entries: [{ creationDate: '2020-01-01T00:00:00Z' }] })).toMatch(/^J\.json, entry 1: uuid /);
-    expect(refusal({ entries: [{ uuid: 'X', creationDate: '2020-02-30T00:00:00Z' }] })).toBe(
+    expect(await refusal([1, 2])).toBe('J.json is not a Day One journal (it has no "entries" list)');
+    expect(await refusal({ entries: [{ creationDate: '2020-01-01T00:00:00Z' }] })).toMatch(/^J\.json, entry 1: uuid /);
+    expect(await refusal({ entries: [{ uuid: 'X', creationDate: '2020-02-30T00:00:00Z' }] })).toBe(
       'J.json, entry X: creationDate is not a date (2020-02-30T00:00:00Z)',
     );
-    expect(refusal({ entries: [{ uuid: 'X', creationDate: '2020-01-01T00:00:00Z', modifiedDate: 'soon' }] })).toBe(
+    expect(await refusal({ entries: [{ uuid: 'X', creationDate: '2020-01-01T00:00:00Z', modifiedDate: 'soon' }] })).toBe(
       'J.json, entry X: modifiedDate is not a date (soon)',
     );
   });

@@ -1,9 +1,11 @@
-import { localDateTime } from '@vault/contracts';
+import { IMPORT_ENTRIES_MAX, localDateTime } from '@vault/contracts';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { type MomentKind, MOMENT, momentKind, unescapeDayOne } from './day-one-text.js';
 import { parseForeignDate } from './foreign-date.js';
 import { ArchiveRefusal } from '../archive-refusal.js';
-import { type ForeignEntry, type ForeignPhoto, type SkippedItem, extensionOf, photoPlaceholder, photoTypeOf } from './foreign-entry.js';
+import { type ForeignEntry, type ForeignPhoto, type SkippedItem, extensionOf, photoPlaceholder, photoTypeOf, tooManyEntries } from './foreign-entry.js';
+import { jsonEntries } from './json-entries.js';
 
 /** A photo, video, recording or PDF of an entry: its `identifier` is what the text names, its `md5` names the file. */
 const Moment = z.looseObject({
@@ -32,11 +34,10 @@ const DayOneEntry = z.looseObject({
 });
 type DayOneEntry = z.infer<typeof DayOneEntry>;
 
-/** One `<Journal name>.json` of the zip, parsed. */
+/** One `<Journal name>.json` of the zip: its name, and its bytes, opened again for each pass. */
 export interface DayOneJournal {
-  /** The file's name in the zip. */
   file: string;
-  json: unknown;
+  open(): Promise<Readable>;
 }
 
 /** The media files of the zip: a file's path by its folder (`photos`, `videos`, `audios`, `pdfs`) and md5. */
@@ -48,77 +49,60 @@ const FOLDERS: Record<MomentKind, string> = { photos: 'photos', videos: 'videos'
 const NOUNS: Record<MomentKind, string> = { photos: 'photo', videos: 'video', audios: 'audio recording', pdfAttachments: 'PDF' };
 
 /**
- * A Day One JSON export (every journal of the zip) read as its entries
- * stream, in two passes: `describe` sees every entry first (an entry may
- * name a photo that another lists, so identifiers are looked up across the
- * export), then a `reading` turns each into the vault's entry: its creation
- * and modification times, its text as Markdown (Day One's escapes undone
- * where they change nothing, `# Title` first lines as the title), its tags,
- * star and local time as the text's last lines, its photos for the photo
- * vault, and a line in place of each photo, video, recording or PDF
- * reference. What the vault cannot take (videos, recordings, PDFs, HEIC
- * photos, files missing from the zip, an entry given twice) is named in
- * `skipped`. An entry without an id or with a date that is not one refuses
- * the whole import.
+ * A Day One JSON export (every journal of the zip), its entries streamed
+ * (json-entries.ts) in passes. The first, here, describes every entry (an
+ * entry may name a photo that another lists, so identifiers are looked up
+ * across the export), refusing the import for an entry without an id or a
+ * journal that is not one; past the most one import adds, entries are only
+ * counted, for the refusal to say how many there are. Each `read` then turns
+ * them into the vault's entries: the creation and modification times, the
+ * text as Markdown (Day One's escapes undone where they change nothing,
+ * `# Title` first lines as the title), the tags, star and local time as the
+ * text's last lines, the photos for the photo vault, and a line in place of
+ * each photo, video, recording or PDF reference. What the vault cannot take
+ * (videos, recordings, PDFs, HEIC photos, files missing from the zip, an
+ * entry given twice) is named in `skipped`; a date that is not one refuses
+ * the import.
  */
-export class DayOneReader {
-  private readonly moments = new Map<string, { kind: MomentKind; moment: Moment }>();
-
-  constructor(private readonly media: DayOneMedia) {}
-
-  /** The first pass: the entry (the `index`th of `file`) is checked, and the media it lists are noted. */
-  describe(file: string, raw: unknown, index: number): void {
+export async function dayOneExport(
+  journals: DayOneJournal[],
+  media: DayOneMedia,
+): Promise<{ format: 'day-one'; read(skipped: SkippedItem[]): AsyncGenerator<ForeignEntry> }> {
+  const moments = new Map<string, { kind: MomentKind; moment: Moment }>();
+  let count = 0;
+  for await (const { file, raw, index } of entriesOf(journals)) {
+    if (++count > IMPORT_ENTRIES_MAX) continue;
     const entry = parseEntry(file, raw, index);
     for (const kind of Object.keys(FOLDERS) as MomentKind[])
-      for (const moment of entry[kind] ?? []) if (moment.identifier) this.moments.set(moment.identifier.toUpperCase(), { kind, moment });
+      for (const moment of entry[kind] ?? []) if (moment.identifier) moments.set(moment.identifier.toUpperCase(), { kind, moment });
   }
-
-  /**
-   * A pass over the entries once `describe` has seen them all: each as the
-   * vault will hold it, or undefined for one the export gives twice. What is
-   * left out is added to `skipped`. Each pass keeps its own record of the
-   * entries it has seen, so the export can be read again.
-   */
-  reading(skipped: SkippedItem[]): (file: string, raw: unknown, index: number) => ForeignEntry | undefined {
-    const seen = new Set<string>();
-    return (file, raw, index) => {
-      const entry = parseEntry(file, raw, index);
-      const source = `${file}, entry ${entry.uuid}`;
-      const key = `dayone:${entry.uuid.toUpperCase()}`;
-      if (seen.has(key)) {
-        skipped.push({ source, reason: 'the export holds this entry twice; it was imported once' });
-        return undefined;
+  if (count > IMPORT_ENTRIES_MAX) throw tooManyEntries(count);
+  return {
+    format: 'day-one',
+    async *read(skipped) {
+      // Each pass keeps its own record of the entries it has seen, so the export can be read again.
+      const seen = new Set<string>();
+      for await (const { file, raw, index } of entriesOf(journals)) {
+        const entry = parseEntry(file, raw, index);
+        const source = `${file}, entry ${entry.uuid}`;
+        const key = `dayone:${entry.uuid.toUpperCase()}`;
+        if (seen.has(key)) {
+          skipped.push({ source, reason: 'the export holds this entry twice; it was imported once' });
+          continue;
+        }
+        seen.add(key);
+        yield toEntry(entry, source, key, moments, media, skipped);
       }
-      seen.add(key);
-      return toEntry(entry, source, key, this.moments, this.media, skipped);
-    };
+    },
+  };
+}
+
+/** Every journal's entries as they stream, each with its file and its place there. */
+async function* entriesOf(journals: DayOneJournal[]): AsyncGenerator<{ file: string; raw: unknown; index: number }> {
+  for (const { file, open } of journals) {
+    let index = 0;
+    for await (const raw of jsonEntries(await open(), file)) yield { file, raw, index: index++ };
   }
-}
-
-/** The same for journals already parsed: every entry of every journal, and what was left out. */
-export function dayOneEntries(journals: DayOneJournal[], media: DayOneMedia): { entries: ForeignEntry[]; skipped: SkippedItem[] } {
-  const lists = journals.map(({ file, json }) => ({ file, list: entriesList(file, json) }));
-  const reader = new DayOneReader(media);
-  for (const { file, list } of lists)
-    list.forEach((raw, index) => {
-      reader.describe(file, raw, index);
-    });
-  const entries: ForeignEntry[] = [];
-  const skipped: SkippedItem[] = [];
-  const read = reader.reading(skipped);
-  for (const { file, list } of lists)
-    list.forEach((raw, index) => {
-      const entry = read(file, raw, index);
-      if (entry) entries.push(entry);
-    });
-  return { entries, skipped };
-}
-
-function entriesList(file: string, json: unknown): unknown[] {
-  const list = (json as { entries?: unknown } | null)?.entries;
-  if (typeof json !== 'object' || json === null || !Array.isArray(list))
-    throw new ArchiveRefusal(400, `${file} is not a Day One journal (it has no "entries" list)`);
-  return list;
 }
 
 /** The `index`th entry of `file`, as Day One writes one, or the refusal naming what is wrong with it. */

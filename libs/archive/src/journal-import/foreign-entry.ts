@@ -1,4 +1,5 @@
-import { JOURNAL_CONTENT_MAX, TITLE_MAX } from '@vault/contracts';
+import { IMPORT_ENTRIES_MAX, JOURNAL_CONTENT_MAX, TITLE_MAX } from '@vault/contracts';
+import { ArchiveRefusal } from '../archive-refusal.js';
 
 /** A photo an entry of another app holds, as a file of the uploaded archive. */
 export interface ForeignPhoto {
@@ -46,6 +47,11 @@ export interface ForeignEntry {
   createdAt: Date;
   updatedAt: Date;
   photos: ForeignPhoto[];
+}
+
+/** The refusal of an export holding more entries than one import adds. */
+export function tooManyEntries(count: number): ArchiveRefusal {
+  return new ArchiveRefusal(413, `The export holds ${count} entries, more than the ${IMPORT_ENTRIES_MAX} one import adds: split it`);
 }
 
 /** What an import leaves out, and why, in the owner's words. */

@@ -4,10 +4,9 @@ import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from '../archive-refusal.js';
 import { MANIFEST_JSON, VAULT_JSON } from '../archive-layout.js';
 import { openEntry, openZip, readWhole, readZipDirectory } from '../zip-file.js';
-import { type DayOneMedia, DayOneReader } from './day-one.js';
-import { type ForeignEntry, type SkippedItem, extensionOf, fitEntry, photoTypeOf } from './foreign-entry.js';
+import { type DayOneMedia, dayOneExport } from './day-one.js';
+import { type ForeignEntry, type SkippedItem, extensionOf, fitEntry, photoTypeOf, tooManyEntries } from './foreign-entry.js';
 import { noteEntry } from './markdown-note.js';
-import { jsonEntries } from './json-entries.js';
 import { NoteImages } from './note-images.js';
 
 /**
@@ -124,10 +123,6 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
   }
 }
 
-function tooManyEntries(count: number): ArchiveRefusal {
-  return new ArchiveRefusal(413, `The export holds ${count} entries, more than the ${IMPORT_ENTRIES_MAX} one import adds: split it`);
-}
-
 function planOf({ title: _title, content: _content, ...plan }: ForeignEntry): PlannedEntry {
   return plan;
 }
@@ -181,12 +176,8 @@ class Inflation {
   }
 }
 
-/**
- * A Day One export's journals, streamed entry by entry: every entry is
- * described first (refusing the import for a journal or an entry that is
- * not Day One's), then each reading converts them again.
- */
-async function dayOneSource(zip: ZipFile, files: Map<string, Entry>, root: string, names: string[], inflated: Inflation): Promise<EntrySource> {
+/** A Day One export's journals, each checked against its limit on the zip's directory, read as dayOneExport says. */
+function dayOneSource(zip: ZipFile, files: Map<string, Entry>, root: string, names: string[], inflated: Inflation): Promise<EntrySource> {
   const journals = names.sort().map((name) => {
     const entry = files.get(name) as Entry;
     const file = name.slice(root.length);
@@ -196,29 +187,9 @@ async function dayOneSource(zip: ZipFile, files: Map<string, Entry>, root: strin
         `${file} would inflate to ${entry.uncompressedSize} bytes, over the ${IMPORT_INFLATE_LIMITS.dayOneJson} a journal file can be`,
       );
     inflated.add(name, entry.uncompressedSize);
-    return { file, entry };
+    return { file, open: () => openEntry(zip, entry) };
   });
-  const reader = new DayOneReader(dayOneMedia(files, root));
-  const each = async function* () {
-    for (const { file, entry } of journals) {
-      let index = 0;
-      for await (const raw of jsonEntries(await openEntry(zip, entry), file)) yield { file, raw, index: index++ };
-    }
-  };
-  // Past the most one import adds, entries are only counted, for the refusal to say how many there are.
-  let count = 0;
-  for await (const { file, raw, index } of each()) if (++count <= IMPORT_ENTRIES_MAX) reader.describe(file, raw, index);
-  if (count > IMPORT_ENTRIES_MAX) throw tooManyEntries(count);
-  return {
-    format: 'day-one',
-    async *read(skipped) {
-      const read = reader.reading(skipped);
-      for await (const { file, raw, index } of each()) {
-        const entry = read(file, raw, index);
-        if (entry) yield entry;
-      }
-    },
-  };
+  return dayOneExport(journals, dayOneMedia(files, root));
 }
 
 /** Day One names each media file by its md5, in a folder of its kind: `photos/<md5>.<type>`. */
