@@ -9,7 +9,7 @@ import { isOnlyAnImage } from '../photos/image-check.js';
 import { IMAGE_HEAD_BYTES, imageTypeOf } from '../photos/image-type.js';
 import { PhotoBuffer } from '../photos/photo-buffer.js';
 import { photos, type PhotoRow } from '../schema/photos.table.js';
-import { OBJECT_STORE, PHOTO_PREFIX, photoKey, uploadKey, type ObjectStore } from '../storage/object.store.js';
+import { OBJECT_STORE, ObjectStoreError, PHOTO_PREFIX, photoKey, uploadKey, type ObjectStore } from '../storage/object.store.js';
 import { asRpcFailure } from '../storage/store-failure.js';
 import { UploadSweeper } from '../uploads/upload-sweeper.js';
 import { UploadsRepository } from '../uploads/uploads.repository.js';
@@ -101,7 +101,12 @@ export class MediaArchiveService {
     if (!stat) throw RpcFailure.badRequest(`photos/${record.id}: no bytes were written for this photo`);
     if (stat.size !== record.size || stat.size > PHOTO_MAX_BYTES)
       throw RpcFailure.badRequest(`photos/${record.id}: ${stat.size} bytes, but its record says ${record.size}`);
-    const bytes = await this.store.read(key, { version: stat.version, into });
+    const bytes = await this.store.read(key, { version: stat.version, into }).catch((error: unknown) => {
+      // Grown past what was stat'ed (a photo's largest size): the archive's fault, as a size that does not match.
+      if (error instanceof ObjectStoreError && error.reason === 'too-large')
+        throw RpcFailure.badRequest(`photos/${record.id}: more bytes than its record says`);
+      throw error;
+    });
     if (createHash('sha256').update(bytes).digest('hex') !== sha256) throw RpcFailure.badRequest(`photos/${record.id}: the bytes do not match their SHA-256`);
     const type = imageTypeOf(bytes.subarray(0, IMAGE_HEAD_BYTES));
     if (type !== record.contentType || !(await isOnlyAnImage(bytes, type))) throw new RpcFailure(415, `photos/${record.id}: not a ${record.contentType} image`);
