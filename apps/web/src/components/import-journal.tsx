@@ -43,6 +43,8 @@ export function ImportJournalSection() {
       const progressId = await startImportProgress();
       setRunning({ fraction: 0, progressId });
       const done = await uploadJournalImport(file, progressId, (fraction) => setRunning({ fraction, progressId }));
+      // The import is over once its answer is here: the server's progress is no longer read, however long the refresh below takes.
+      setRunning(undefined);
       setSummary(done);
       toast({ title: 'Journal Imported', description: importReport(done) });
       await Promise.all([refreshJournal(queryClient), queryClient.invalidateQueries({ queryKey: PHOTOS_KEY })]);
