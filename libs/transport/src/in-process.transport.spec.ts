@@ -32,14 +32,29 @@ const Overflowing = defineRpc({
 /** A handler outside @Handles, so its exception reaches Nest's own RPC exception filter. */
 const Undecorated = defineRpc({ pattern: 'math.raw', request: z.object({}), response: z.object({}) });
 
+/** A reply the service keeps and answers every time, with a field its contract does not name. */
+const Kept = defineRpc({ pattern: 'math.kept', request: z.object({}), response: z.object({ items: z.array(z.object({ n: z.number() })) }) });
+const KEPT_ANSWER = { items: [{ n: 1 }], internal: 'not in the contract' };
+const Untyped = defineRpc({ pattern: 'math.untyped', request: z.object({}), response: z.object({ at: z.string() }) });
+
 const recurse = (depth: number): number => recurse(depth + 1) + 1;
 
 @Controller()
 class MathHandlers {
   @Handles(Add)
   add(request: { a: number; b: number; at?: string }) {
-    // A Date would arrive as a string over NATS; the in-process transport must behave the same.
-    return { sum: request.a + request.b, at: new Date(0) as unknown as string };
+    return { sum: request.a + request.b, at: request.at };
+  }
+
+  @Handles(Kept)
+  kept() {
+    return KEPT_ANSWER;
+  }
+
+  @Handles(Untyped)
+  untyped() {
+    // What the contract's type forbids, as a cast could still send it.
+    return { at: new Date(0) as unknown as string };
   }
 
   @Handles(WhoAsks)
@@ -96,8 +111,21 @@ describe('in-process transport', () => {
     await services.close();
   });
 
-  it('round-trips a typed request through JSON, as NATS would', async () => {
-    await expect(rpc.send(Add, { a: 2, b: 3 })).resolves.toEqual({ sum: 5, at: '1970-01-01T00:00:00.000Z' });
+  it('copies a request through JSON, as NATS would: a Date arrives as its text', async () => {
+    await expect(rpc.send(Add, { a: 2, b: 3, at: new Date(0) as unknown as string })).resolves.toEqual({ sum: 5, at: '1970-01-01T00:00:00.000Z' });
+  });
+
+  it('hands a reply to the caller as its contract parses it: a copy of its own, only the fields the contract names', async () => {
+    const reply = await rpc.send(Kept, {});
+    expect(reply).toEqual({ items: [{ n: 1 }] });
+    reply.items[0].n = 99;
+    reply.items.push({ n: 2 });
+    expect(KEPT_ANSWER).toEqual({ items: [{ n: 1 }], internal: 'not in the contract' });
+    await expect(rpc.send(Kept, {})).resolves.toEqual({ items: [{ n: 1 }] });
+  });
+
+  it('refuses a reply that does not fit its contract as an invalid reply (502)', async () => {
+    await expect(rpc.send(Untyped, {})).rejects.toMatchObject({ status: 502, message: 'The math service sent an invalid reply.' });
   });
 
   it('turns a refused request into an RpcFailure with its status', async () => {
