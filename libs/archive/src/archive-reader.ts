@@ -1,9 +1,9 @@
 import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ARCHIVE_RECORD_KINDS, PHOTO_MAX_BYTES, VaultArchive, describeIssues } from '@vault/contracts';
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from './archive-refusal.js';
-import { openEntry, openZip, readWhole, readZipDirectory, refusalFor } from './zip-file.js';
+import type { EntryBytes } from './entry-bytes.js';
+import { type OpenedZip, openZip, readWhole, readZipDirectory } from './zip-file.js';
 import { ARCHIVE_NAME, MANIFEST_JSON, VAULT_JSON, photoPath } from './archive-layout.js';
 import { Manifest } from './manifest.js';
 
@@ -21,7 +21,7 @@ export interface VerifiedArchive {
   vault: VaultArchive;
   manifest: Manifest;
   /** A photo's bytes, read again from the checked file. */
-  openPhoto(photo: { id: string; contentType: VaultArchive['photos'][number]['contentType'] }): Promise<Readable>;
+  photo(photo: { id: string; contentType: VaultArchive['photos'][number]['contentType'] }): EntryBytes;
   close(): void;
 }
 
@@ -34,7 +34,8 @@ export interface VerifiedArchive {
  * ArchiveRefusal naming the first problem.
  */
 export async function openVerifiedArchive(path: string): Promise<VerifiedArchive> {
-  const zip = await openZip(path);
+  const opened = await openZip(path);
+  const { zip } = opened;
   try {
     const entries = await readDirectory(zip);
     const manifest = await readManifest(zip, entries);
@@ -42,8 +43,12 @@ export async function openVerifiedArchive(path: string): Promise<VerifiedArchive
       if (name === MANIFEST_JSON) continue;
       const expected = manifest.files[name];
       if (!expected) throw new ArchiveRefusal(400, `${name} is not in manifest.json: the archive was changed after it was made`);
-      const actual = await digest(zip, entry);
-      if (actual.size !== expected.size || actual.sha256 !== expected.sha256) {
+      const actual = await digest(opened, entry).catch((error: unknown) => {
+        // Bytes that do not even match the zip's own sizes and checksum do not match the manifest either.
+        if (error instanceof ArchiveRefusal && error.getStatus() === 400) return undefined;
+        throw error;
+      });
+      if (actual?.size !== expected.size || actual.sha256 !== expected.sha256) {
         throw new ArchiveRefusal(400, `${name} does not match its SHA-256 in manifest.json: the archive is damaged or was changed`);
       }
     }
@@ -55,11 +60,11 @@ export async function openVerifiedArchive(path: string): Promise<VerifiedArchive
     return {
       vault,
       manifest,
-      openPhoto: (photo) => openEntry(zip, entries.get(photoPath(photo))!),
-      close: () => zip.close(),
+      photo: (photo) => opened.bytes(entries.get(photoPath(photo))!),
+      close: opened.close,
     };
   } catch (error) {
-    zip.close();
+    opened.close();
     throw error;
   }
 }
@@ -90,18 +95,10 @@ function entryProblem(entry: Entry, seen: Map<string, Entry>): ArchiveRefusal | 
   return undefined;
 }
 
-async function digest(zip: ZipFile, entry: Entry): Promise<{ size: number; sha256: string }> {
+async function digest(opened: OpenedZip, entry: Entry): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
-  let size = 0;
-  try {
-    for await (const chunk of await openEntry(zip, entry)) {
-      hash.update(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-  } catch (error) {
-    throw refusalFor(error as Error);
-  }
-  return { size, sha256: hash.digest('hex') };
+  await opened.bytes(entry).copyTo(async (chunk) => void hash.update(chunk));
+  return { size: entry.uncompressedSize, sha256: hash.digest('hex') };
 }
 
 async function readManifest(zip: ZipFile, entries: Map<string, Entry>): Promise<Manifest> {

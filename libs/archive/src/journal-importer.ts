@@ -109,7 +109,7 @@ export class JournalImporter {
   /** The photo's id, or undefined when media-svc refuses its bytes (not an image it keeps): that is noted, not fatal. */
   private async storePhoto(zip: JournalZip, file: string, entry: PlannedEntry, skipped: SkippedItem[]): Promise<string | undefined> {
     const slot = await this.rpc.send(ReservePhotoImport, {});
-    await writePhotoTarget(slot.target, await zip.openPhoto(file), zip.photoSize(file));
+    await writePhotoTarget(slot.target, zip.photo(file));
     try {
       return (await this.rpc.send(AddForeignPhoto, { key: slot.key, createdAt: entry.createdAt.toISOString() })).id;
     } catch (error) {

@@ -95,7 +95,7 @@ export class VaultImporter {
   private async importPhotos(archive: VerifiedArchive): Promise<void> {
     for (const photo of archive.vault.photos) {
       const slot = await this.rpc.send(ReservePhotoImport, {});
-      await writePhotoTarget(slot.target, await archive.openPhoto(photo), photo.size);
+      await writePhotoTarget(slot.target, archive.photo(photo));
       await this.rpc.send(ImportPhoto, { key: slot.key, record: photo, sha256: archive.manifest.files[photoPath(photo)].sha256 });
     }
   }

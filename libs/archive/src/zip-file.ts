@@ -1,6 +1,9 @@
+import { closeSync, open } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from './archive-refusal.js';
+import { type EntryBytes, entryBytes } from './entry-bytes.js';
+import { promisify } from 'node:util';
 
 /**
  * Reading a zip the owner uploaded (an export to restore, another app's
@@ -10,15 +13,38 @@ import { ArchiveRefusal } from './archive-refusal.js';
 
 const DAMAGED = 'The archive is damaged or incomplete (it is not a whole zip file)';
 
-export async function openZip(path: string): Promise<ZipFile> {
+/** A zip open for reading: its directory and streams (yauzl), its files' bytes read straight from the file. */
+export interface OpenedZip {
+  zip: ZipFile;
+  bytes(entry: Entry): EntryBytes;
+  close(): void;
+}
+
+export async function openZip(path: string): Promise<OpenedZip> {
   // Loaded on the first restore or import, not at start.
   const { default: yauzl } = await import('yauzl');
-  return new Promise((resolve, reject) => {
+  const zip = await new Promise<ZipFile>((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
       if (error || !zip) reject(new ArchiveRefusal(400, `${DAMAGED}: ${error?.message ?? 'unreadable'}`));
       else resolve(zip);
     });
   });
+  // The files' bytes are read through a descriptor of their own: yauzl closes its own when the zip closes.
+  let fd: number;
+  try {
+    fd = await promisify(open)(path, 'r');
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
+  return {
+    zip,
+    bytes: (entry) => entryBytes(zip, fd, entry),
+    close: () => {
+      zip.close();
+      closeSync(fd);
+    },
+  };
 }
 
 /** yauzl's own refusals (a `..` or absolute path, a lying size, a cut-off file) in the owner's words. */

@@ -1,7 +1,7 @@
 import { IMPORT_ENTRIES_MAX, IMPORT_FILES_MAX, PHOTO_MAX_BYTES } from '@vault/contracts';
-import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { ArchiveRefusal } from '../archive-refusal.js';
+import type { EntryBytes } from '../entry-bytes.js';
 import { MANIFEST_JSON, VAULT_JSON } from '../archive-layout.js';
 import { openEntry, openZip, readWhole, readZipDirectory } from '../zip-file.js';
 import { type DayOneMedia, dayOneExport } from './day-one.js';
@@ -42,9 +42,8 @@ export interface JournalZip {
   skipped: SkippedItem[];
   /** The entries of `entries`, whole and in the same order, read from the zip again. */
   readEntries(): AsyncGenerator<ForeignEntry>;
-  /** A photo's size and bytes, by its path in the zip. */
-  photoSize(file: string): number;
-  openPhoto(file: string): Promise<Readable>;
+  /** A photo's bytes, by its path in the zip. */
+  photo(file: string): EntryBytes;
   close(): void;
 }
 
@@ -67,7 +66,8 @@ interface EntrySource {
  * file is an ArchiveRefusal naming it.
  */
 export async function readJournalZip(path: string, zipBytes: number): Promise<JournalZip> {
-  const zip = await openZip(path);
+  const opened = await openZip(path);
+  const { zip } = opened;
   try {
     const files = await readDirectory(zip);
     const inflated = new Inflation(zipBytes);
@@ -113,12 +113,11 @@ export async function readJournalZip(path: string, zipBytes: number): Promise<Jo
       entries,
       skipped,
       readEntries: () => fittedAgain(source, entries),
-      photoSize: (file) => files.get(file)?.uncompressedSize ?? 0,
-      openPhoto: (file) => openEntry(zip, files.get(file) as Entry),
-      close: () => zip.close(),
+      photo: (file) => opened.bytes(files.get(file) as Entry),
+      close: opened.close,
     };
   } catch (error) {
-    zip.close();
+    opened.close();
     throw error;
   }
 }
