@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/lib/node-flags.mjs';
 import { embeddedMode, login, startMode, stopMode } from '../scripts/lib/vault-launcher.mjs';
 import { ensureDebianTool } from './process-tree.mjs';
-import { seedTargets } from './vault-process.mjs';
+import { seedEntries, seedTargets } from './vault-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PORT = 3751;
@@ -67,13 +67,15 @@ function requests(base, load, cookie, count) {
   );
 }
 
-/** A data folder with the scripts' owner and 100 targets: each vault starts on a copy (cp -a keeps its PostgreSQL's owner and modes). */
-async function seededData() {
+/** A data folder with the scripts' owner, 100 targets and `entries` journal entries: each vault starts on a copy (cp -a keeps its PostgreSQL's owner and modes). */
+export async function seededData(entries = 0) {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-bench-instructions-seed-'));
   const mode = embeddedMode({ port: PORT, dataDir });
   const running = await startMode(mode);
   try {
-    await seedTargets(mode.base, await login(mode.base), 100);
+    const cookie = await login(mode.base);
+    await seedTargets(mode.base, cookie, 100);
+    await seedEntries(mode.base, cookie, entries);
   } finally {
     await stopMode(running);
   }
@@ -88,20 +90,27 @@ function monitor(prefix, pid, ...command) {
   if (sent.status !== 0) throw new Error(`vgdb ${command.join(' ')}: ${sent.stderr || sent.stdout}`);
 }
 
+/** The vault with metrics off or on (scraped on METRICS_PORT). */
+const metricsSide = (metrics) => ({ env: metrics ? { METRICS_PORT: String(METRICS_PORT) } : { VAULT_METRICS: 'false' } });
+
 /**
- * One load on one side: a vault of its own under callgrind (so that each load
- * is counted after its own warm-up only), instrumentation switched on once
- * the load is warm, then the load counted; with `scrapes`, that many scrapes
- * of /metrics counted after it. Instructions per request, and per scrape.
+ * One load on one vault: a vault of its own under callgrind (so that each
+ * load is counted after its own warm-up only), instrumentation switched on
+ * once the load is warm, then the load counted; with `scrapes`, that many
+ * scrapes of /metrics counted after it. Instructions per request, and per
+ * scrape. `vault` says which: its environment and, to compare two builds,
+ * its entry (the launcher's, apps/vault/dist/bundle/main.js, unless given).
+ * @param {{ env: Record<string, string>, entry?: string }} vault
  */
-async function countLoad(metrics, seedDir, load, scrapes = 0) {
-  const work = mkdtempSync(join(tmpdir(), `vault-bench-instructions-${metrics ? 'on' : 'off'}-`));
+export async function countLoad(vault, seedDir, load, scrapes = 0) {
+  const work = mkdtempSync(join(tmpdir(), 'vault-bench-instructions-'));
   const dataDir = join(work, 'data');
   const copied = spawnSync('cp', ['-a', seedDir, dataDir]);
   if (copied.status !== 0) throw new Error(`copying the seeded data: ${copied.stderr}`);
   const prefix = join(work, 'vgdb');
   const out = join(work, 'callgrind.out');
-  const mode = embeddedMode({ port: PORT, dataDir, env: metrics ? { METRICS_PORT: String(METRICS_PORT) } : { VAULT_METRICS: 'false' } });
+  const mode = embeddedMode({ port: PORT, dataDir, env: vault.env });
+  if (vault.entry) mode.apps[0].entry = vault.entry;
   mode.apps[0].wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--vgdb-prefix=${prefix}`, `--callgrind-out-file=${out}`];
   // The JIT compiles and the GC marks on the main thread, not on helpers whose progress at a given moment differs from run to run: a count then moves by about 1 % instead of 4-7 %.
   // V8's memory reducer starts a full mark-compact once allocation slows for a few seconds, as it does under callgrind's slowdown: whether one (some 700 M instructions) falls inside a counted window or not moved a load's count by up to 20 %. At full speed under load it does not run.
@@ -171,7 +180,7 @@ export async function instructionRounds(rounds = 3) {
       for (const side of round % 2 === 0 ? ['off', 'on'] : ['on', 'off'])
         for (const [i, load] of LOADS.entries()) {
           const scrapes = side === 'on' && i === LOADS.length - 1 ? SCRAPES : 0;
-          const counted = await countLoad(side === 'on', seedDir, load, scrapes);
+          const counted = await countLoad(metricsSide(side === 'on'), seedDir, load, scrapes);
           counts[side][i].push(counted.perRequest);
           if (scrapes) scrapeCounts.push(counted.perScrape);
         }

@@ -38,7 +38,7 @@ export class DrainingServerNats extends ServerNats {
   }
 
   override getHandlerByPattern(pattern: string) {
-    return this.instrumentation.handlerFor(pattern, super.getHandlerByPattern(pattern));
+    return this.instrumentation.handlerFor(pattern, this.messageHandlers, () => super.getHandlerByPattern(pattern));
   }
 
   override async handleStatusUpdates(client: Parameters<ServerNats['handleStatusUpdates']>[0]) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Controller, Logger, Module, type INestApplicationContext, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
@@ -113,6 +113,16 @@ describe('in-process transport', () => {
 
   it('copies a request through JSON, as NATS would: a Date arrives as its text', async () => {
     await expect(rpc.send(Add, { a: 2, b: 3, at: new Date(0) as unknown as string })).resolves.toEqual({ sum: 5, at: '1970-01-01T00:00:00.000Z' });
+  });
+
+  it("finds a handler under its pattern's own text, never parsing the pattern as JSON (each parse threw, with its stack)", async () => {
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      await expect(rpc.send(Add, { a: 1, b: 1 })).resolves.toEqual({ sum: 2 });
+      expect(parse.mock.calls.filter(([text]) => text === Add.pattern)).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('hands a reply to the caller as its contract parses it: a copy of its own, only the fields the contract names', async () => {

@@ -46,7 +46,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 
   override getHandlerByPattern(pattern: string) {
-    return this.instrumentation.handlerFor(pattern, super.getHandlerByPattern(pattern));
+    return this.instrumentation.handlerFor(pattern, this.messageHandlers, () => super.getHandlerByPattern(pattern));
   }
 
   listen(callback: () => void) {
