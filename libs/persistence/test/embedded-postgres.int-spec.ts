@@ -28,6 +28,7 @@ import {
   postgresBinaries,
   restoreLibraryLinks,
 } from '../src/index.js';
+import { clearStalePostmaster } from '../src/embedded-postgres/postmaster.js';
 import { assertBuilt, startChild, waitForOutput } from './children.js';
 
 /**
@@ -224,6 +225,44 @@ describe('the embedded PostgreSQL server', () => {
     const untouched = [inFolder, elsewhere].map((child) => child.signalCode ?? stateOf(child.pid!));
     expect({ starts, untouched }).toEqual({ starts: named.map(([what]) => `${what}: kept`), untouched: ['live', 'live'] });
     for (const child of [inFolder, elsewhere]) child.kill('SIGKILL');
+  }, 60_000);
+
+  it('takes over a lock file whose process is gone before PostgreSQL looks (a container started again hands its pids out again), unless its shared memory is held', async () => {
+    const dataDir = join(work, 'pid-handed-out-again');
+    const pgdata = join(dataDir, 'postgres');
+    await keepRow(dataDir, 'kept');
+    const lockFile = join(pgdata, 'postmaster.pid');
+    // postmaster.pid as a server killed with its container leaves it: its pid, and its shared memory's key and id on line 7.
+    const lockOf = async (memory: string) => `${await deadPid()}\n${pgdata}\n1796160000\n5432\n${pgdata}\n\n${memory}\nready   \n`;
+    const segments = () =>
+      readFileSync('/proc/sysvipc/shm', 'utf8')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/));
+    // A segment that is gone: PostgreSQL would take the lock over once it found the pid free, but by then the pid may be
+    // another process's. Removed here, before anything else starts.
+    const gone = Math.max(0, ...segments().map((fields) => Number(fields[1] ?? 0))) + 1000;
+    writeFileSync(lockFile, await lockOf(`   5432001    ${gone}`), { mode: 0o600 });
+    writeFileSync(join(pgdata, '.s.PGSQL.5432.lock'), (await lockOf('')).split('\n').slice(0, 6).join('\n'), { mode: 0o600 });
+    await clearStalePostmaster(pgdata);
+    expect([existsSync(lockFile), existsSync(join(pgdata, '.s.PGSQL.5432.lock'))]).toEqual([false, false]);
+
+    // A segment some process still holds (another server's, here): left to PostgreSQL, which looks at whose it is.
+    const other = await openEmbeddedDatabase({ dataDir: join(work, 'pid-handed-out-again-other') });
+    try {
+      const held = readFileSync(join(other.pgdata, 'postmaster.pid'), 'utf8').split('\n')[6];
+      writeFileSync(lockFile, await lockOf(held), { mode: 0o600 });
+      await clearStalePostmaster(pgdata);
+      expect(existsSync(lockFile)).toBe(true);
+      const database = await openEmbeddedDatabase({ dataDir });
+      const client = new pg.Client(database.clientConfig());
+      await client.connect();
+      expect((await client.query<{ v: string }>('select v from kept')).rows).toEqual([{ v: 'kept' }]);
+      await client.end();
+      await database.release();
+    } finally {
+      await other.release();
+    }
   }, 60_000);
 
   it('as root, runs PostgreSQL as uid 65534: in a user namespace, or through setpriv where namespaces are refused', async () => {

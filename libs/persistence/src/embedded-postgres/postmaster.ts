@@ -40,9 +40,11 @@ export class EmbeddedDatabaseInUseError extends Error {
  * - an empty or cut lock file (a power cut while it was written):
  *   removed when no postgres process works in this folder.
  *
- * A lock file whose process is gone is left to PostgreSQL, which removes it
- * after its own check of the shared memory. That check also keeps a second
- * server off a folder whose server still runs, whatever this one decides.
+ * A lock file whose process is gone is removed when the shared memory it
+ * names is held by no process (PostgreSQL's own test, made before the pid
+ * can be handed out again: sharedMemoryHeld), else left to PostgreSQL. Its
+ * check also keeps a second server off a folder whose server still runs,
+ * whatever this one decides.
  */
 export async function clearStalePostmaster(pgdata: string): Promise<void> {
   let folder: string;
@@ -62,6 +64,8 @@ export async function clearStalePostmaster(pgdata: string): Promise<void> {
     }
   }
   await endOrphans(folder);
+  // Read before either lock file goes: whether the server that wrote them still holds its shared memory.
+  const memoryHeld = sharedMemoryHeld(readLock(dataLock));
   // PostgreSQL's lock files, the data folder's and its socket's (in the same folder), each checked the same way.
   for (const lockFile of [dataLock, ...socketLocks(pgdata)]) {
     const lock = readLock(lockFile);
@@ -72,9 +76,43 @@ export async function clearStalePostmaster(pgdata: string): Promise<void> {
       continue;
     }
     const holder = processState(named);
-    if (holder.state === 'gone' || (holder.state === 'live' && named !== process.pid && postmasterOf(holder, folder) !== 'no')) continue;
+    if (holder.state === 'gone' && memoryHeld !== false) continue;
+    if (holder.state === 'live' && named !== process.pid && postmasterOf(holder, folder) !== 'no') continue;
     removeLock(lockFile, lock);
   }
+}
+
+/**
+ * Whether the server whose postmaster.pid this is still holds its shared
+ * memory: the segment its seventh line names (key, then id) attached to a
+ * process, in /proc/sysvipc/shm. `false` when no postmaster.pid is there at
+ * all, or it names a segment that is gone or that nothing holds; undefined
+ * when that cannot be told (an older or cut file, /proc unreadable).
+ *
+ * A lock whose process is gone PostgreSQL takes over unless that memory is
+ * held (PGSharedMemoryIsInUse), but it looks only once it runs: by then a
+ * vault started again in a new container (its pids handed out from 1 again)
+ * may have given the pid to another process of its own, and PostgreSQL
+ * refuses (`lock file "postmaster.pid" already exists`). Decided here, with
+ * PostgreSQL's own test, before anything else starts.
+ */
+function sharedMemoryHeld(lock: string | undefined): boolean | undefined {
+  if (lock === undefined) return false;
+  const ids = /^\s*(\d+)\s+(\d+)\s*$/.exec(lock.split('\n')[6] ?? '');
+  if (!ids) return undefined;
+  let table: string;
+  try {
+    table = readFileSync('/proc/sysvipc/shm', 'utf8');
+  } catch {
+    return undefined;
+  }
+  // key shmid perms size cpid lpid nattch ...
+  const segment = table
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1] === ids[2]);
+  return segment !== undefined && Number(segment[6]) > 0;
 }
 
 /** SIGINT, then SIGQUIT (immediate shutdown; crash recovery at the next start) if it does not end in time. */
