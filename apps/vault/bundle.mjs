@@ -2,12 +2,18 @@
 // The embedded vault as the owner runs it: `dist/main.js` (tsc's output, one
 // module per file across the workspace and node_modules, about 1,400 files)
 // bundled by esbuild into `dist/bundle/`. Loading 1,400 ES modules (resolving,
-// reading and linking each) was most of a restart's CPU; the bundle loads two
-// dozen files. The first, small chunk holds the heap settings and the start of
-// the database server, which then boots while the large chunk loads (see
-// src/early-database.ts). Run by this app's `build` after tsc.
+// reading and linking each) was most of a restart's CPU.
+//
+// - `vault.js`: the program in one script (a CommonJS module's function), which `main.js`
+//   (src/compiled-main.ts) runs with V8's code cache beside it, so that a
+//   restart does not compile again what every start runs (docs/adr/0019).
+//   Its first lines start the database server, which boots while the rest of
+//   the file runs (src/early-database.ts).
+// - `cli.js` and its chunks: the command line, as ES modules.
+//
+// Run by this app's `build` after tsc.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,25 +77,62 @@ const nodeSocketsForPg = {
   },
 };
 
-rmSync(BUNDLE_DIR, { recursive: true, force: true });
-await build({
-  // The program and its command line (set-password, export, import...), sharing their chunks.
-  entryPoints: [`${app}dist/main.js`, `${app}dist/cli.js`],
+/** What every build of the vault shares: the workspace and its packages in one file or a few, for Node 20. */
+const shared = {
   outdir: BUNDLE_DIR,
   bundle: true,
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   // Class names as written: Nest names modules, providers and log contexts after them.
   keepNames: true,
-  // No comments or indentation: less text for V8 to parse at every start (compiling the chunks was 16 % of a restart's CPU).
+  // No comments or indentation: a smaller image, less text for node to read and V8 to keep.
   minifyWhitespace: true,
-  legalComments: 'external',
   external: BUNDLE_EXTERNALS,
-  // CommonJS packages inside the bundle call require() for Node's own modules.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   plugins: [absentOptionalPackages, ownFileUrls, nodeSocketsForPg],
   logLevel: 'warning',
+};
+/** An ES module bundle: CommonJS packages inside it call require() for Node's own modules. */
+const esmBanner = { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" };
+
+rmSync(BUNDLE_DIR, { recursive: true, force: true });
+// The program as one script, a CommonJS module's function, which compiled-main.ts runs with V8's
+// code cache (docs/adr/0019): Node 20 keeps no compiled code of an ES module.
+// - Its import() calls become require() calls: the script has no module loader of its own.
+// - A library's import.meta.url is the bundle's file URL, which ownFileUrls made every use relative to.
+// - ASCII: V8 keeps a script's source for as long as the process runs, and an ASCII file read
+//   as latin1 is one byte a character held outside the heap, where text with one other
+//   character in it would be two bytes a character, in the heap. esbuild escapes strings and
+//   names and leaves out comments; the licences go to vault.js.LEGAL.txt; what is left (a
+//   regular expression's “ or µ) is escaped below.
+await build({
+  ...shared,
+  entryPoints: { vault: `${app}dist/main.js` },
+  format: 'cjs',
+  legalComments: 'external',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__bundleFileUrl' },
+  banner: { js: "(function (exports, require, module, __filename, __dirname) { const __bundleFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
+});
+writeFileSync(`${BUNDLE_DIR}/vault.js`, asciiOnly(readFileSync(`${BUNDLE_DIR}/vault.js`, 'utf8')));
+
+/**
+ * The program's text with each character outside ASCII as its `\uXXXX`
+ * escape, which means the same in a string, a regular expression and a name
+ * (all that is left once comments are gone). One right after a backslash
+ * would not: that stops the build.
+ */
+function asciiOnly(text) {
+  const escapedAfterBackslash = /\\[\u0080-\uffff]/.exec(text);
+  if (escapedAfterBackslash) throw new Error(`vault.js: cannot escape ${JSON.stringify(escapedAfterBackslash[0])} at ${escapedAfterBackslash.index}`);
+  return text.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+// What starts it (main.js), and the command line (set-password, export, import...) as ES modules.
+await build({
+  ...shared,
+  entryPoints: { main: `${app}dist/compiled-main.js`, cli: `${app}dist/cli.js` },
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  banner: esmBanner,
 });
