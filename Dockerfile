@@ -62,15 +62,19 @@ ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--max-semi-space-size=8", "apps/vault/dist/bundle/main.js"]
 
 # This app's built files and libraries only, owned by root and read-only to
-# its user (uid 10001, as the chart's securityContext runs it). Nothing is
-# written outside /tmp: the root filesystem can be read-only. No HEALTHCHECK:
-# the orchestrator probes /health/live and /health/ready.
+# its user (uid 10001, as the chart's securityContext runs it), laid out under
+# /app as in the repository (/app/apps/<app>, /app/libs/<lib>), where the
+# app's bundle finds its libraries' files (scripts/lib/app-bundle.mjs).
+# It runs from its folder: the bundle (dist/bundle/main.js), or its other
+# commands (`node dist/main.js migrate`, the gateway's dist/backup.js). Nothing
+# is written outside /tmp: the root filesystem can be read-only. No
+# HEALTHCHECK: the orchestrator probes /health/live and /health/ready.
 FROM deps
 ARG APP
 ARG PORT=8080
 COPY --from=build /rootfs/${APP}/app/ /app/
-WORKDIR /app
+WORKDIR /app/apps/${APP}
 ENV NODE_ENV=production VAULT_MODE=distributed HOST=0.0.0.0 PORT=${PORT}
 USER 10001:10001
 EXPOSE ${PORT}
-CMD ["node", "--max-semi-space-size=8", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/bundle/main.js"]

@@ -10,7 +10,7 @@ import { ensureBuilt } from './lib/build.mjs';
 import { ensureDatabase, provisionServiceDatabases } from './lib/database.mjs';
 import { masterKeyFromFile } from './lib/master-key.mjs';
 import { VAULT_SERVICES } from './lib/services.mjs';
-import { spawnApp } from './lib/vault-launcher.mjs';
+import { appEntry, spawnApp } from './lib/vault-launcher.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = {
@@ -30,8 +30,8 @@ const gatewayPort = Number(process.env.PORT ?? 3000);
 
 /** Each service answers its health check on its own port; the gateway on PORT. */
 export const processes = [
-  ...VAULT_SERVICES.map(({ app, healthPortOffset }) => ({ name: app, entry: `apps/${app}/dist/main.js`, port: gatewayPort + healthPortOffset })),
-  { name: 'gateway', entry: 'apps/gateway/dist/main.js', port: gatewayPort },
+  ...VAULT_SERVICES.map(({ app, healthPortOffset }) => ({ name: app, entry: appEntry(app), port: gatewayPort + healthPortOffset })),
+  { name: 'gateway', entry: appEntry('gateway'), port: gatewayPort },
 ];
 
 await ensureBuilt(root);

@@ -2,6 +2,7 @@
 // the backup job's NetworkPolicy): rendered with helm, validated strictly,
 // asserted object by object, and the backup values the chart refuses.
 import { test } from 'node:test';
+import { workdirOf } from '../../scripts/containers/dockerfile.mjs';
 import { checkPodSecurity, peersOf } from './checks.mjs';
 import { assert, envOf, equal, fullname, named, podSpecOf, render, template } from './kit.mjs';
 
@@ -73,7 +74,7 @@ const BACKUP_REFUSALS = [
     const container = containerOf(cronJob);
     const gateway = named(objects, 'Deployment', fullname('gateway')).spec.template.spec.containers[0];
     equal(container.image, gateway.image, 'the gateway image');
-    equal([container.workingDir, container.command], ['/app', ['node', 'dist/backup.js']], 'the command');
+    equal([container.workingDir, container.command], [workdirOf('gateway'), ['node', 'dist/backup.js']], "the command, in the gateway image's folder");
     equal(container.args.slice(0, 4), ['--passphrase-file', PASSPHRASE_FILE, '--keep', String(keep)], 'passphrase file and keep');
     equal(container.envFrom, gateway.envFrom, "the gateway's ConfigMap");
     assert(!envOf(container).REDIS_URL, 'a backup needs no Redis');

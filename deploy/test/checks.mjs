@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { workdirOf } from '../../scripts/containers/dockerfile.mjs';
 import { APPS, assert, chart, containersOf, envOf, equal, fullname, named, podSpecOf, RELEASE, SERVICES } from './kit.mjs';
 
 /** Every workload the release runs: its pods must all be locked down, the trial's stores included. */
@@ -229,7 +230,11 @@ export function checkMigrationHook(objects, { databaseKeys }) {
     // helm uninstall leaves hook resources: a failed Job and its pods must still go away by themselves.
     equal(job.spec.ttlSecondsAfterFinished, 3600, `${service}: ttlSecondsAfterFinished`);
     const [container] = job.spec.template.spec.containers;
-    equal(container.command, ['node', 'dist/main.js', 'migrate'], `${service} migrate command`);
+    equal(
+      [container.workingDir, container.command],
+      [workdirOf(`${service}-svc`), ['node', 'dist/main.js', 'migrate']],
+      `${service} migrate command, in the image's folder`,
+    );
     assert(
       container.image.endsWith(`/vault-${service}-svc:${container.image.split(':').pop()}`),
       `${service}: runs its own service's image (${container.image})`,

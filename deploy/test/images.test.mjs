@@ -1,10 +1,11 @@
 // The images' Dockerfile (one for the six apps, ARG APP) and build context.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { parse, parseAllDocuments } from 'yaml';
 import { buildArgs, DOCKERFILE, dockerfileStages, EMBEDDED_STAGE, finalStageLines } from '../../scripts/containers/dockerfile.mjs';
 import { SERVER_NODE_FLAGS, serverCmd } from '../../scripts/lib/node-flags.mjs';
+import { appEntry } from '../../scripts/lib/vault-launcher.mjs';
 import { APPS, assert, chart, equal, fullname, podSpecOf, render, root } from './kit.mjs';
 
 // What the chart takes for granted of the images (docs/deploy.md, "Images"); scripts/containers/build-images.mjs builds them, `npm run test:k8s` runs them under the chart.
@@ -28,8 +29,12 @@ for (const app of APPS) {
     assert(!stages.some((s) => s.lines.some((l) => /^HEALTHCHECK/i.test(l))), "a HEALTHCHECK (health is the app's own endpoint, probed by the orchestrator)");
     const instruction = (word) => last.lines.filter((l) => l.toUpperCase().startsWith(`${word} `)).map((l) => l.slice(word.length + 1).trim());
     equal(instruction('USER'), [`${chartValues.securityContext.runAsUser}:${chartValues.securityContext.runAsGroup}`], 'USER');
-    equal(instruction('WORKDIR'), ['/app'], 'WORKDIR (the migration Job runs `node dist/main.js migrate` there)');
-    equal(instruction('CMD'), [serverCmd('dist/main.js')], "CMD: node with the launch lines' flags (scripts/lib/node-flags.mjs)");
+    equal(
+      instruction('WORKDIR'),
+      [`/app/apps/${app}`],
+      "WORKDIR: the app's folder, as in the repository (the migration Job runs `node dist/main.js migrate` there)",
+    );
+    equal(instruction('CMD'), [serverCmd('dist/bundle/main.js')], "CMD: the app's bundle, node with the launch lines' flags (scripts/lib/node-flags.mjs)");
     assert(!last.lines.some((l) => /^RUN\s/i.test(l)), 'the last stage runs nothing: it only copies what the build laid out');
     equal(
       last.lines.filter((l) => /^COPY\s/i.test(l)),
@@ -101,8 +106,7 @@ test('.dockerignore: no node_modules, builds or local data in the build context'
 test("every app's own start script runs node with the launch lines' flags (scripts/lib/node-flags.mjs)", () => {
   for (const app of [...APPS, 'vault']) {
     const { scripts } = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8'));
-    const entry = app === 'vault' ? 'dist/bundle/main.js' : 'dist/main.js';
-    equal(scripts.start, ['node', ...SERVER_NODE_FLAGS, entry].join(' '), `apps/${app}: npm start`);
+    equal(scripts.start, ['node', ...SERVER_NODE_FLAGS, relative(join('apps', app), appEntry(app))].join(' '), `apps/${app}: npm start runs its bundle`);
   }
 });
 

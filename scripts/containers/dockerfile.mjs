@@ -47,3 +47,13 @@ export function finalStageLines(target) {
   const named = stages.find((stage) => new RegExp(`\\sAS\\s+${target}$`, 'i').test(stage.from));
   return (named ?? stages.at(-1)).lines;
 }
+
+/** The working directory an image for `target` runs in (its last WORKDIR), where the chart's Jobs run the app's other commands. */
+export function workdirOf(target) {
+  const workdirs = finalStageLines(target).filter((line) => /^WORKDIR\s/i.test(line));
+  if (workdirs.length === 0) throw new Error(`the Dockerfile gives ${target} no WORKDIR`);
+  return workdirs
+    .at(-1)
+    .replace(/^WORKDIR\s+/i, '')
+    .trim();
+}

@@ -8,9 +8,9 @@
 //                           @vault/<lib> linked to ../../libs/<lib> (each app's
 //                           layer brings the libraries it runs)
 //     etc/passwd, group     the base's, plus the user vault (10001), as the chart runs it
-//   OUT/<app>/            one app's own layer:
-//     app/package.json      the app's (an ES module package)
-//     app/dist/             its build: `node dist/main.js` from /app
+//   OUT/<app>/            one app's own layer, laid out as in the repository:
+//     app/apps/<app>/       the app's package.json (an ES module package) and its
+//                           build, run from there: `node dist/bundle/main.js`
 //     app/libs/<lib>/       the workspace libraries it uses: package.json and their
 //                           "files" (dist, migrations)
 //     app/<path>            each extra path, where it is in the repository (the
@@ -128,14 +128,15 @@ async function stageDeps() {
   process.stdout.write(`stage-app: shared dependencies of ${apps.map((a) => a.app).join(', ')} in ${target}\n`);
 }
 
-/** One app's layer: its manifest and build at /app, its libraries' built files under /app/libs. */
+/** One app's layer: its manifest and build at /app/apps/<app>, its libraries' built files under /app/libs. */
 function stageApp({ app, extra }) {
-  if (!existsSync(join(root, 'apps', app, 'dist/main.js'))) throw new Error(`${app} is not built (apps/${app}/dist/main.js)`);
+  if (!existsSync(join(root, 'apps', app, 'dist/bundle/main.js'))) throw new Error(`${app} is not built (apps/${app}/dist/bundle/main.js)`);
   const target = join(out, app, 'app');
+  const own = join(target, 'apps', app);
   rmSync(join(out, app), { recursive: true, force: true });
-  mkdirSync(target, { recursive: true });
-  writeFileSync(join(target, 'package.json'), `${JSON.stringify(json(join(root, 'apps', app, 'package.json')), null, 2)}\n`);
-  cpSync(join(root, 'apps', app, 'dist'), join(target, 'dist'), { recursive: true });
+  mkdirSync(own, { recursive: true });
+  writeFileSync(join(own, 'package.json'), `${JSON.stringify(json(join(root, 'apps', app, 'package.json')), null, 2)}\n`);
+  cpSync(join(root, 'apps', app, 'dist'), join(own, 'dist'), { recursive: true });
   const libs = libsOf(app);
   for (const lib of libs) {
     const manifest = json(join(root, lib, 'package.json'));

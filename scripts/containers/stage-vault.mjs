@@ -46,7 +46,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_EXTERNALS } from '../../apps/vault/bundle-externals.mjs';
+import { BUNDLE_EXTERNALS } from '../lib/app-bundle.mjs';
 
 const UID = 10001;
 const root = fileURLToPath(new URL('../..', import.meta.url));

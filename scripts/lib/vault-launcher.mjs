@@ -41,6 +41,13 @@ const QUIET = {
 };
 
 /**
+ * The file an app runs, from the repository's root: its bundle (apps/vault/bundle.mjs, scripts/bundle-app.mjs),
+ * as its `npm start` and its image run it.
+ * @param {string} app a folder of apps/: vault, gateway, auth-svc...
+ */
+export const appEntry = (app) => `apps/${app}/dist/bundle/main.js`;
+
+/**
  * The embedded mode: one process (and the PostgreSQL server it starts); PORT and VAULT_DATA_DIR only where given.
  * @param {{ port?: number, dataDir?: string, env?: Record<string, string> }} where
  * @returns {Mode}
@@ -51,7 +58,7 @@ export function embeddedMode({ port, dataDir, env = {} }) {
   return {
     name: 'embedded',
     base,
-    apps: [{ entry: 'apps/vault/dist/bundle/main.js', env: { VAULT_MODE: 'embedded', ...env, ...place } }],
+    apps: [{ entry: appEntry('vault'), env: { VAULT_MODE: 'embedded', ...env, ...place } }],
     readyUrls: [`${base}/health/ready`],
   };
 }
@@ -63,11 +70,11 @@ export function embeddedMode({ port, dataDir, env = {} }) {
  */
 export function distributedMode({ gatewayPort, servicePort, env }) {
   const base = `http://127.0.0.1:${gatewayPort}`;
-  const services = SERVICE_NAMES.map((name, i) => ({ entry: `apps/${name}-svc/dist/main.js`, env: { ...env, PORT: String(servicePort + i) } }));
+  const services = SERVICE_NAMES.map((name, i) => ({ entry: appEntry(`${name}-svc`), env: { ...env, PORT: String(servicePort + i) } }));
   return {
     name: 'distributed',
     base,
-    apps: [...services, { entry: 'apps/gateway/dist/main.js', env: { ...env, PORT: String(gatewayPort) } }],
+    apps: [...services, { entry: appEntry('gateway'), env: { ...env, PORT: String(gatewayPort) } }],
     readyUrls: [...SERVICE_NAMES.map((_, i) => `http://127.0.0.1:${servicePort + i}/health/ready`), `${base}/health/ready`],
   };
 }

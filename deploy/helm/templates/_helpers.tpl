@@ -47,6 +47,11 @@ app.kubernetes.io/name: {{ include "vault.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
+{{/* Where an app's image runs (its WORKDIR, the Dockerfile's): the app's folder, laid out as in the repository (docs/adr/0020). The app, e.g. gateway or audit-svc. */}}
+{{- define "vault.appFolder" -}}
+/app/apps/{{ . }}
+{{- end }}
+
 {{/* <registry>/vault-<app>:<tag>. dict: root, component */}}
 {{- define "vault.image" -}}
 {{- printf "%s/vault-%s:%s" (.root.Values.image.registry | trimSuffix "/") .component (.root.Values.image.tag | default .root.Chart.AppVersion) }}
