@@ -53,7 +53,7 @@ COPY --from=build /rootfs/deps/ /
 FROM scratch AS vault
 COPY --from=build /rootfs/vault/ /
 WORKDIR /app
-ENV PATH=/usr/local/bin:/usr/bin NODE_ENV=production VAULT_MODE=embedded HOST=0.0.0.0 PORT=3000 VAULT_DATA_DIR=/data VAULT_COMMAND=vault
+ENV PATH=/usr/local/bin:/usr/bin NODE_ENV=production VAULT_MODE=embedded HOST=0.0.0.0 PORT=3000 VAULT_DATA_DIR=/data VAULT_COMMAND=vault MALLOC_ARENA_MAX=2
 USER 10001:10001
 EXPOSE 3000
 VOLUME /data
@@ -74,7 +74,7 @@ ARG APP
 ARG PORT=8080
 COPY --from=build /rootfs/${APP}/app/ /app/
 WORKDIR /app/apps/${APP}
-ENV NODE_ENV=production VAULT_MODE=distributed HOST=0.0.0.0 PORT=${PORT}
+ENV NODE_ENV=production VAULT_MODE=distributed HOST=0.0.0.0 PORT=${PORT} MALLOC_ARENA_MAX=2
 USER 10001:10001
 EXPOSE ${PORT}
 CMD ["node", "--max-semi-space-size=8", "dist/bundle/main.js"]

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { parse, parseAllDocuments } from 'yaml';
 import { buildArgs, DOCKERFILE, dockerfileStages, EMBEDDED_STAGE, finalStageLines } from '../../scripts/containers/dockerfile.mjs';
-import { SERVER_NODE_FLAGS, serverCmd } from '../../scripts/lib/node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS, serverCmd, serverEnvAssignments } from '../../scripts/lib/node-flags.mjs';
 import { appEntry } from '../../scripts/lib/vault-launcher.mjs';
 import { APPS, assert, chart, equal, fullname, podSpecOf, render, root } from './kit.mjs';
 
@@ -43,10 +43,9 @@ for (const app of APPS) {
     );
     const port = app === 'gateway' ? chartValues.gateway.port : chartValues.services[app.replace(/-svc$/, '')].port;
     equal(instruction('EXPOSE'), [String(port)], "EXPOSE (the chart's port)");
-    assert(
-      instruction('ENV').some((e) => e.includes(`PORT=${port}`) && e.includes('VAULT_MODE=distributed') && e.includes('HOST=0.0.0.0')),
-      'ENV PORT, VAULT_MODE=distributed, HOST=0.0.0.0',
-    );
+    const variables = Object.fromEntries(instruction('ENV').flatMap((e) => e.split(/\s+/).map((pair) => pair.split('='))));
+    for (const [name, value] of Object.entries({ PORT: String(port), VAULT_MODE: 'distributed', HOST: '0.0.0.0', ...SERVER_ENV }))
+      equal(variables[name], value, `ENV ${name} (the launch lines' environment: scripts/lib/node-flags.mjs)`);
     const staged =
       stages[0].lines
         .join(' ')
@@ -80,7 +79,13 @@ test(`Dockerfile, stage ${EMBEDDED_STAGE} (the embedded image): from scratch, la
   equal(instruction('CMD'), [serverCmd('apps/vault/dist/bundle/main.js')], "CMD: node with the launch lines' flags (scripts/lib/node-flags.mjs)");
   assert(/^--\S+.* CMD \["node", "apps\/vault\/healthcheck\.mjs"\]$/.test(instruction('HEALTHCHECK')[0] ?? ''), `HEALTHCHECK ${instruction('HEALTHCHECK')}`);
   const variables = Object.fromEntries(instruction('ENV').flatMap((e) => e.split(/\s+/).map((pair) => pair.split('='))));
-  for (const [name, value] of Object.entries({ VAULT_MODE: 'embedded', VAULT_DATA_DIR: '/data', HOST: '0.0.0.0', PORT: String(chartValues.gateway.port) }))
+  for (const [name, value] of Object.entries({
+    VAULT_MODE: 'embedded',
+    VAULT_DATA_DIR: '/data',
+    HOST: '0.0.0.0',
+    PORT: String(chartValues.gateway.port),
+    ...SERVER_ENV,
+  }))
     equal(variables[name], value, `ENV ${name}`);
   assert(existsSync(join(root, 'apps/vault/healthcheck.mjs')), 'apps/vault/healthcheck.mjs is missing');
 });
@@ -106,7 +111,11 @@ test('.dockerignore: no node_modules, builds or local data in the build context'
 test("every app's own start script runs node with the launch lines' flags (scripts/lib/node-flags.mjs)", () => {
   for (const app of [...APPS, 'vault']) {
     const { scripts } = JSON.parse(readFileSync(join(root, 'apps', app, 'package.json'), 'utf8'));
-    equal(scripts.start, ['node', ...SERVER_NODE_FLAGS, relative(join('apps', app), appEntry(app))].join(' '), `apps/${app}: npm start runs its bundle`);
+    equal(
+      scripts.start,
+      [...serverEnvAssignments(), 'node', ...SERVER_NODE_FLAGS, relative(join('apps', app), appEntry(app))].join(' '),
+      `apps/${app}: npm start runs its bundle, with the launch lines' environment and flags`,
+    );
   }
 });
 

@@ -18,5 +18,23 @@
 /** @type {readonly string[]} */
 export const SERVER_NODE_FLAGS = Object.freeze(['--max-semi-space-size=8']);
 
+/**
+ * The environment of every long-running Vault process, beside its flags, set
+ * where the flags are (the launcher, the Dockerfile's ENV, each app's npm
+ * start; docs/adr/0021); a value the process's own environment gives wins.
+ *
+ * MALLOC_ARENA_MAX: glibc gives each thread that allocates an arena of its
+ * own, up to eight per core, and keeps what is freed in each. libuv's
+ * threads (zlib, sharp's decoding of every photo) allocate on their own: a
+ * journal import of 200 photos rose the embedded vault's resident memory by
+ * 56-59 MB with two arenas, against 60-74 MB without, four alternating
+ * runs each (`node bench/import-memory.mjs`).
+ * @type {Readonly<Record<string, string>>}
+ */
+export const SERVER_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2' });
+
+/** SERVER_ENV as assignments, as a Dockerfile's ENV and a shell command write them: `MALLOC_ARENA_MAX=2`. */
+export const serverEnvAssignments = () => Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`);
+
 /** The exec-form command that runs `entry` with them, as a Dockerfile's CMD writes it: `["node", "--flag", "entry"]`. */
 export const serverCmd = (entry) => `[${['node', ...SERVER_NODE_FLAGS, entry].map((word) => JSON.stringify(word)).join(', ')}]`;

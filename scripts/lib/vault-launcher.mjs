@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from './node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './node-flags.mjs';
 import { processName, processTree } from './process-tree.mjs';
 import { SERVICE_NAMES } from './services.mjs';
 import { answers200, waitUntil } from './wait-until.mjs';
@@ -112,7 +112,8 @@ export function spawnApp(
   { environment = 'quiet', stdio = ['ignore', 'ignore', 'inherit'], storedPassword = false } = {},
 ) {
   const from = environment === 'clean' ? { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? '/tmp' } : process.env;
-  const vars = { ...from, ...(environment === 'inherit' ? {} : QUIET), ...env };
+  // The launch lines' environment first: a variable of the caller's own environment, or one the mode gives, wins.
+  const vars = { ...SERVER_ENV, ...from, ...(environment === 'inherit' ? {} : QUIET), ...env };
   // As an owner restarts: with the hash the first start stored, no password to check and hash again.
   if (storedPassword) delete vars.VAULT_OWNER_PASSWORD;
   const command = [...(deathSignal ? ['setpriv', '--pdeathsig', 'TERM'] : []), ...wrap, process.execPath, ...nodeFlags, entry];

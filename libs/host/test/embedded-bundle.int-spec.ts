@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../../../scripts/lib/node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../../scripts/lib/node-flags.mjs';
 import { freePort } from './private-nats.js';
 import { describeVaultApi } from './vault-behaviour.js';
 
@@ -23,6 +23,7 @@ async function startBundle(dataDir: string, env: Record<string, string> = {}) {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
+      ...SERVER_ENV,
       ...process.env,
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',

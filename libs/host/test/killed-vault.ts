@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../../../scripts/lib/node-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../../scripts/lib/node-flags.mjs';
 import { embeddedMode } from '../../../scripts/lib/vault-launcher.mjs';
 import { OWNER_ENV } from './stack.js';
 
@@ -64,6 +64,7 @@ export async function startVault(dataDir: string, options: { nonReapingParent?: 
     cwd: root,
     stdio: ['ignore', options.nonReapingParent ? 'pipe' : 'ignore', 'pipe'],
     env: {
+      ...SERVER_ENV,
       ...process.env,
       ...app.env,
       HOST: '127.0.0.1',
