@@ -3,12 +3,13 @@
 // costs (callgrind, as bench/metrics-instructions.mjs counts them): on two
 // shared cores a throughput moves by 15 % from one round to the next, a
 // count by a per cent or two. Each build is a copy of apps/vault/dist/bundle
-// at the same depth (say apps/vault/ab/before and apps/vault/ab/after: the
-// bundle finds the repository's files from its own place), each load on a
+// at the same depth and under the same name (say apps/vault/ab-before/bundle
+// and apps/vault/ab-after/bundle: the bundle finds the repository's files,
+// and main.js its vault.js, from its own place), each load on a
 // vault of its own, the builds in alternating order, the lowest count of
 // each kept (metrics-instructions.mjs says why).
 //
-//   node bench/instructions-ab.mjs apps/vault/ab/before apps/vault/ab/after [rounds] [load...]
+//   node bench/instructions-ab.mjs apps/vault/ab-before/bundle apps/vault/ab-after/bundle [rounds] [load...]
 //
 // Loads by name: trivial-read, create-target, list-targets, create-entry,
 // list-entries (all of them when none is named).

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DataKeyService } from '../src/crypto/data-key.service.js';
 import { fixedMasterKey } from '../src/crypto/master-key-source.js';
 import { JOURNAL_MIGRATIONS } from '../src/database.js';
-import { EntriesRepository } from '../src/entries/entries.repository.js';
+import { EntriesRepository, pageOfEntries } from '../src/entries/entries.repository.js';
 import { JournalHandlers } from '../src/entries/journal.handlers.js';
 import { JournalService } from '../src/entries/journal.service.js';
 import { JournalSearchService } from '../src/search/journal-search.service.js';
@@ -106,8 +106,8 @@ describe('journal entries on their own database', () => {
       `insert into journal.entries (id, title_ciphertext, content_ciphertext, created_at, updated_at)
        select gen_random_uuid(), '\\x00'::bytea, decode(repeat(md5(g::text), 48), 'hex'), now() - g * interval '1 minute', now() from generate_series(1, 5000) g`,
     );
-    const page = new EntriesRepository(drizzleFor(connection)).list({ limit: 20, offset: 0 }) as unknown as { toSQL(): { sql: string; params: unknown[] } };
-    const plan = await planOf(db, 'journal.entries', page.toSQL());
+    // The statement the repository prepares, planned for a page of 20 from the start.
+    const plan = await planOf(db, 'journal.entries', { sql: pageOfEntries(drizzleFor(connection)).toSQL().sql, params: [20, 0] });
     expect({ plan, inOrder: readsInListOrder(plan) }).toEqual({ plan, inOrder: true });
   });
 });

@@ -7,3 +7,4 @@ export * from './embedded-postgres/index.js';
 export * from './durability-check.js';
 export * from './integrity-violation.js';
 export * from './archive-tables.js';
+export * from './statement-name.js';

@@ -1,19 +1,41 @@
 import { Injectable } from '@nestjs/common';
-import type { Database } from '@vault/persistence';
+import { type Database, statementName } from '@vault/persistence';
 import { count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { InjectJournalDb } from '../database.js';
 import { CURRENT_TRANSACTION, entries, entryRemovals, type EntryRow } from '../schema/entries.table.js';
 
+/**
+ * The list's page, newest first, its limit and offset placeholders (LIMIT
+ * NULL is no limit, OFFSET NULL none: one statement for every page).
+ */
+export function pageOfEntries(db: Database) {
+  return db.select().from(entries).orderBy(desc(entries.createdAt), desc(entries.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+}
+
 /** Ciphertext rows only: encryption happens in JournalService, never here. */
 @Injectable()
 export class EntriesRepository {
-  constructor(@InjectJournalDb() private readonly db: Database) {}
+  // The journal's page and its new entry, prepared once (statementName).
+  private readonly listPage;
+  private readonly insertOne;
+
+  constructor(@InjectJournalDb() private readonly db: Database) {
+    this.listPage = pageOfEntries(db).prepare(statementName(entries, 'page'));
+    this.insertOne = db
+      .insert(entries)
+      .values({
+        id: sql.placeholder('id'),
+        titleCiphertext: sql.placeholder('titleCiphertext'),
+        contentCiphertext: sql.placeholder('contentCiphertext'),
+        createdAt: sql.placeholder('createdAt'),
+        updatedAt: sql.placeholder('updatedAt'),
+      })
+      .returning()
+      .prepare(statementName(entries, 'insert'));
+  }
 
   list(page: { limit?: number; offset?: number }): Promise<EntryRow[]> {
-    const query = this.db.select().from(entries).orderBy(desc(entries.createdAt), desc(entries.id)).$dynamic();
-    if (page.limit !== undefined) query.limit(page.limit);
-    if (page.offset !== undefined) query.offset(page.offset);
-    return query;
+    return this.listPage.execute({ limit: page.limit ?? null, offset: page.offset ?? null });
   }
 
   async count(): Promise<number> {
@@ -36,8 +58,8 @@ export class EntriesRepository {
       .limit(limit);
   }
 
-  async insert(row: typeof entries.$inferInsert): Promise<EntryRow> {
-    const [inserted] = await this.db.insert(entries).values(row).returning();
+  async insert(row: Omit<typeof entries.$inferInsert, 'revision'>): Promise<EntryRow> {
+    const [inserted] = await this.insertOne.execute({ titleCiphertext: null, ...row });
     return inserted;
   }
 

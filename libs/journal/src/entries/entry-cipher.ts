@@ -15,6 +15,18 @@ export function sealEntry(key: Buffer, id: string, text: EntryText) {
   };
 }
 
+/** A row just written with `text`, as the owner sees it: what openEntry would give, without deciphering what was just sealed. */
+export function writtenEntry(row: Pick<EntryRow, 'id' | 'createdAt' | 'updatedAt'>, text: EntryText): JournalEntry {
+  return {
+    id: row.id,
+    // As sealEntry stores it: an empty title is none.
+    ...(text.title ? { title: text.title } : {}),
+    content: text.content,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
 /** A stored row as the owner sees it. */
 export function openEntry(key: Buffer, row: Pick<EntryRow, 'id' | 'titleCiphertext' | 'contentCiphertext' | 'createdAt' | 'updatedAt'>): JournalEntry {
   return {

@@ -3,7 +3,7 @@ import { ON_THIS_DAY_LINE_MAX, ON_THIS_DAY_MAX, type JournalEntry, type OnThisDa
 import { randomUUID } from 'node:crypto';
 import { DataKeyService } from '../crypto/data-key.service.js';
 import { EntriesRepository } from './entries.repository.js';
-import { type EntryText, openEntry, sealEntry } from './entry-cipher.js';
+import { type EntryText, openEntry, sealEntry, writtenEntry } from './entry-cipher.js';
 
 /** The journal as the owner sees it: plaintext in, plaintext out, ciphertext at rest. */
 @Injectable()
@@ -45,13 +45,13 @@ export class JournalService {
     const now = new Date();
     // Created and updated are equal until an edit: the web shows "(Updated: ...)" only when they differ.
     const row = await this.entries.insert({ id, ...sealEntry(key, id, text), createdAt: now, updatedAt: now });
-    return openEntry(key, row);
+    return writtenEntry(row, text);
   }
 
   async update(id: string, text: EntryText): Promise<JournalEntry | undefined> {
     const key = await this.keys.current();
     const row = await this.entries.update(id, { ...sealEntry(key, id, text), updatedAt: new Date() });
-    return row && openEntry(key, row);
+    return row && writtenEntry(row, text);
   }
 
   remove(id: string): Promise<boolean> {

@@ -1,21 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import type { CreateTarget, RpcRequest } from '@vault/contracts';
-import type { Database } from '@vault/persistence';
-import { asc, eq } from 'drizzle-orm';
+import { type Database, statementName } from '@vault/persistence';
+import { asc, eq, sql } from 'drizzle-orm';
 import { InjectPlannerDb } from '../database.js';
 import { targets, type TargetRow } from '../schema/targets.table.js';
 
 @Injectable()
 export class TargetsRepository {
-  constructor(@InjectPlannerDb() private readonly db: Database) {}
+  // The dashboard's read and write, prepared once (statementName).
+  private readonly listAll;
+  private readonly insertOne;
 
-  list(): Promise<TargetRow[]> {
-    return this.db.select().from(targets).orderBy(asc(targets.createdAt), asc(targets.id));
+  constructor(@InjectPlannerDb() private readonly db: Database) {
+    this.listAll = db.select().from(targets).orderBy(asc(targets.createdAt), asc(targets.id)).prepare(statementName(targets, 'list'));
+    this.insertOne = db
+      .insert(targets)
+      .values({ title: sql.placeholder('title'), description: sql.placeholder('description') })
+      .returning()
+      .prepare(statementName(targets, 'insert'));
   }
 
-  /** A new target from the create body's fields as they are (those it leaves out keep their defaults). */
+  list(): Promise<TargetRow[]> {
+    return this.listAll.execute();
+  }
+
+  /** A new target from the create body's fields (no description is null, the column's default); the others keep their defaults. */
   async create(values: RpcRequest<typeof CreateTarget>): Promise<TargetRow> {
-    const [row] = await this.db.insert(targets).values(values).returning();
+    const [row] = await this.insertOne.execute({ title: values.title, description: values.description ?? null });
     return row;
   }
 
