@@ -15,7 +15,7 @@ export function sealEntry(key: Buffer, id: string, text: EntryText) {
   };
 }
 
-/** A row just written with `text`, as the owner sees it: what openEntry would give, without deciphering what was just sealed. */
+/** A row with its text, as the owner sees it: a row just written with `text` needs no deciphering of what was just sealed (openEntry deciphers a stored one). */
 export function writtenEntry(row: Pick<EntryRow, 'id' | 'createdAt' | 'updatedAt'>, text: EntryText): JournalEntry {
   return {
     id: row.id,
@@ -29,11 +29,8 @@ export function writtenEntry(row: Pick<EntryRow, 'id' | 'createdAt' | 'updatedAt
 
 /** A stored row as the owner sees it. */
 export function openEntry(key: Buffer, row: Pick<EntryRow, 'id' | 'titleCiphertext' | 'contentCiphertext' | 'createdAt' | 'updatedAt'>): JournalEntry {
-  return {
-    id: row.id,
+  return writtenEntry(row, {
     ...(row.titleCiphertext ? { title: openText(key, row.titleCiphertext, `${row.id}:title`) } : {}),
     content: openText(key, row.contentCiphertext, `${row.id}:content`),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  });
 }
