@@ -4,9 +4,9 @@
 // (killed-together.int-spec.ts), each in a file of its own so that Jest
 // workers run them side by side.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../scripts/lib/free-port.mjs';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../../scripts/lib/node-flags.mjs';
 import { embeddedMode } from '../../../scripts/lib/vault-launcher.mjs';
 import { OWNER_ENV } from './stack.js';
@@ -120,15 +120,4 @@ export async function startVault(dataDir: string, options: { nonReapingParent?: 
       await exited;
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -71,11 +71,5 @@ async function waitForPort(port: number, withinMs: number): Promise<void> {
   throw new Error(`nothing accepts connections on port ${port} after ${withinMs} ms`);
 }
 
-/** A port nothing listens on right now, for a server this test starts. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A port nothing listens on right now, for a server this test starts (scripts/lib/free-port.mjs). */
+export { freePort } from '../../../scripts/lib/free-port.mjs';
