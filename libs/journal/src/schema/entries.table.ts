@@ -7,8 +7,9 @@ export const CURRENT_TRANSACTION = sql`pg_current_xact_id()`;
 
 /**
  * Journal entries. Title and content are stored only as AES-256-GCM
- * ciphertext (see crypto/field-cipher.ts); the timestamps stay in clear so the
- * list can be ordered and paged without decrypting it.
+ * ciphertext: together in `content_ciphertext` (entries/entry-cipher.ts),
+ * or, in rows written before that, each in its own column. The timestamps
+ * stay in clear so the list can be ordered and paged without decrypting it.
  */
 export const entries = journalSchema.table(
   'entries',
