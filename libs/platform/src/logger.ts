@@ -89,6 +89,8 @@ export class NestPinoLogger implements LoggerService {
   }
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, params: unknown[]) {
+    // A line below the level is dropped before its fields are gathered: a service's debug line runs for every request.
+    if (!this.logger.isLevelEnabled(level)) return;
     const strings = params.filter((p): p is string => typeof p === 'string');
     const context = params.length > 0 && typeof params.at(-1) === 'string' ? strings.pop() : undefined;
     const fields = Object.assign({}, ...params.filter((p): p is LogFields => typeof p === 'object' && p !== null && !(p instanceof Error)));

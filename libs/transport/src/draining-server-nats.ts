@@ -1,6 +1,8 @@
-import { ServerNats, type NatsOptions } from '@nestjs/microservices';
+import { NatsContext, ServerNats, type NatsOptions } from '@nestjs/microservices';
+import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NO_OBSERVABILITY, type Observability } from '@vault/platform';
+import { isObservable, lastValueFrom } from 'rxjs';
 import { watchNatsConnection } from './nats-connection-metrics.js';
 import { RpcServerInstrumentation } from './rpc-server-instrumentation.js';
 
@@ -49,13 +51,33 @@ export class DrainingServerNats extends ServerNats {
   override async handleMessage(channel: string, message: Parameters<ServerNats['handleMessage']>[1]) {
     this.unanswered += 1;
     try {
-      return await super.handleMessage(channel, message);
+      return await this.answer(channel, message);
     } finally {
-      // Nest publishes the reply on the next tick after the handler's promise settles.
-      setImmediate(() => {
-        this.unanswered -= 1;
-        for (const notify of this.onAnswered) notify();
-      });
+      this.unanswered -= 1;
+      for (const notify of this.onAnswered) notify();
+    }
+  }
+
+  /**
+   * A request answered as Nest's server answers it, `{ response }` or
+   * `{ err }` with `isDisposed` and the request's id, as JSON to its reply
+   * subject, without the Observable, the processing hooks and the tick
+   * Nest's server puts between a handler and its reply (a tenth of a
+   * service's CPU on a create). A message without an id (an event) or
+   * without a reply subject goes Nest's way.
+   */
+  private async answer(channel: string, message: Parameters<ServerNats['handleMessage']>[1]) {
+    const packet = message.json() as { id?: string; data?: unknown } | null;
+    if (packet?.id === undefined || !message.reply) return super.handleMessage(channel, message);
+    const respond = (reply: object) => message.respond(JSON.stringify({ ...reply, isDisposed: true, id: packet.id }));
+    const handler = this.getHandlerByPattern(channel);
+    if (!handler) return void respond({ status: 'error', err: NO_MESSAGE_HANDLER });
+    try {
+      const result: unknown = await handler(packet.data, new NatsContext([message.subject, message.headers]));
+      // An exception Nest's filter caught comes back as an Observable that errors with its body.
+      respond({ response: isObservable(result) ? await lastValueFrom(result) : result });
+    } catch (err) {
+      respond({ err });
     }
   }
 

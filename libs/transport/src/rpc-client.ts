@@ -1,9 +1,18 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { RpcContract, RpcEnvelope, RpcInput, RpcReply, RpcResponse } from '@vault/contracts';
-import { NO_OBSERVABILITY, OBSERVABILITY, contextLogger, currentRequestId, currentTrace, rpcOutcomeOf, withTrace, type Observability } from '@vault/platform';
-import { firstValueFrom, timeout } from 'rxjs';
+import {
+  NO_OBSERVABILITY,
+  OBSERVABILITY,
+  contextLogger,
+  currentRequestId,
+  currentTrace,
+  rpcOutcomeOf,
+  type Observability,
+  type TraceContext,
+} from '@vault/platform';
 import { RpcFailure, serviceOf } from './rpc-failure.js';
+import type { RpcRequester } from './rpc-requester.js';
 import type { TransportOptions } from './transport-options.js';
 
 export const RPC_PROXY = Symbol('RPC_PROXY');
@@ -20,7 +29,7 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly logger = contextLogger(RpcClient.name);
 
   constructor(
-    @Inject(RPC_PROXY) private readonly proxy: ClientProxy,
+    @Inject(RPC_PROXY) private readonly proxy: ClientProxy & RpcRequester,
     @Inject(TRANSPORT_OPTIONS) private readonly options: TransportOptions,
     @Optional() @Inject(OBSERVABILITY) private readonly observability: Observability = NO_OBSERVABILITY,
   ) {}
@@ -47,7 +56,7 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
     const started = performance.now();
     let status: number | undefined;
     try {
-      return await withTrace(span.context, () => this.exchange(contract, data));
+      return await this.exchange(contract, data, span.context);
     } catch (error) {
       status = error instanceof RpcFailure ? error.status : 500;
       throw error;
@@ -58,11 +67,11 @@ export class RpcClient implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
-  private async exchange<C extends RpcContract>(contract: C, data: unknown): Promise<RpcResponse<C>> {
+  private async exchange<C extends RpcContract>(contract: C, data: unknown, trace: TraceContext): Promise<RpcResponse<C>> {
     const envelope: RpcEnvelope = { data, meta: { requestId: currentRequestId() } };
     let reply: RpcReply;
     try {
-      reply = await firstValueFrom(this.proxy.send<RpcReply>(contract.pattern, envelope).pipe(timeout(contract.timeoutMs ?? this.options.timeoutMs)));
+      reply = await this.proxy.request(contract.pattern, envelope, contract.timeoutMs ?? this.options.timeoutMs, trace);
     } catch (error) {
       if (isExceptionFromService(error)) {
         this.logger.error(`${contract.pattern}: the service failed on this request (${error.message})`);

@@ -3,14 +3,17 @@ import { NO_OBSERVABILITY, type Observability } from '@vault/platform';
 import { DrainingServerNats } from './draining-server-nats.js';
 import { InProcessBroker, InProcessClient, InProcessServer } from './in-process.transport.js';
 import { NATS_RECONNECT } from './nats-reconnect.js';
+import type { RpcRequester } from './rpc-requester.js';
 import { TracedClientNats } from './traced-client-nats.js';
 
 /** How the gateway reaches the services: chosen by configuration, never by code. */
 export type TransportOptions = { kind: 'in-process'; broker: InProcessBroker; timeoutMs: number } | { kind: 'nats'; url: string; timeoutMs: number };
 
-export function createClientProxy(options: TransportOptions, clientName: string, observability: Observability = NO_OBSERVABILITY): ClientProxy {
+export function createClientProxy(options: TransportOptions, clientName: string, observability: Observability = NO_OBSERVABILITY): ClientProxy & RpcRequester {
   if (options.kind === 'in-process') return new InProcessClient(options.broker);
-  return new TracedClientNats({ servers: [options.url], name: clientName, ...NATS_RECONNECT }, observability) as unknown as ClientProxy;
+  // noAsyncTraces: nats.js otherwise makes an Error per request (its stack captured) to lengthen a failure's trace; RpcClient answers a failure by its kind, never its stack.
+  return new TracedClientNats({ servers: [options.url], name: clientName, noAsyncTraces: true, ...NATS_RECONNECT }, observability) as unknown as ClientProxy &
+    RpcRequester;
 }
 
 /**
