@@ -10,7 +10,7 @@ import type { RpcContract } from './rpc.js';
  * - the screens table's first reads (apps/web/src/screens/signed-in-screens.ts),
  * - the fuzz test's route list (libs/host/test/fuzz.int-spec.ts: the body
  *   schemas are looked up by name among the contracts' exports),
- * - the gateway's forwarding controller (libs/gateway/src/http/forwarding.controller.ts),
+ * - the gateway's forwarded routes (libs/gateway/src/http/forwarded-routes.ts),
  *   which serves every route that names a contract from its line alone,
  * and a test holds the gateway's own controllers to it (libs/gateway/src/http-routes.spec.ts):
  * each serves its line, and each that forwards a request goes to the contract its line names.
@@ -70,7 +70,7 @@ export interface HttpRoute<Body = never, Reply = unknown> {
   /**
    * False where the gateway's own controller serves a route that names a
    * contract (the photo's bytes, streamed); every other route with `rpc` is
-   * served by the gateway's forwarding controller, from this line alone.
+   * served by the gateway's forwarded routes, from this line alone.
    */
   readonly forward?: false;
   /** The status of a 2xx answer where it is not the method's usual one (a POST answers 201). */

@@ -12,13 +12,11 @@ import { REDIS, connectRedis } from './session/redis.js';
 import { SessionController } from './auth/session.controller.js';
 import { GATEWAY_OPTIONS, type GatewayOptions } from './gateway.options.js';
 import { ErrorFilter } from './http/error.filter.js';
-import { ForwardingController } from './http/forwarding.controller.js';
 import { WebApp } from './http/web-app.js';
 import { ObjectsController } from './media/objects.controller.js';
 import { UploadsController } from './media/uploads.controller.js';
 import { MemorySessionStore } from './session/memory-session.store.js';
 import { RedisSessionStore } from './session/redis-session.store.js';
-import { SessionGuard } from './session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from './session/session.store.js';
 import { SystemController } from './system/system.controller.js';
 import { LoginGuard } from './auth/login.guard.js';
@@ -32,7 +30,9 @@ import { SignInAttempts } from './auth/sign-in-attempts.js';
 import { Clock } from './session/clock.js';
 import { PENDING_SIGN_INS, pendingSignInStore, type PendingSignInStore } from './session/pending-sign-in.store.js';
 import { IMPORT_PROGRESS, importProgressStore, type ImportProgressStore } from './archive/import-progress.store.js';
-import { DestroyedGuard } from './vault/destroyed.guard.js';
+import { AccessCheck } from './vault/access-check.js';
+import { AccessGuard } from './vault/access.guard.js';
+import { CurrentUser } from './auth/current-user.js';
 import { SelfDestructService } from './vault/self-destruct.service.js';
 import { SettingsController } from './vault/settings.controller.js';
 import { VaultStateCache } from './vault/vault-state.cache.js';
@@ -66,8 +66,6 @@ export class GatewayModule {
         ReauthenticationController,
         SecondFactorController,
         SystemController,
-        // Every route of HTTP_ROUTES that only passes its request on to a service.
-        ForwardingController,
         SettingsController,
         UploadsController,
         ObjectsController,
@@ -105,9 +103,10 @@ export class GatewayModule {
         VaultImporter,
         JournalImporter,
         ArchiveBodies,
-        // In this order: a destroyed vault refuses before sessions are even looked at.
-        { provide: APP_GUARD, useClass: DestroyedGuard },
-        { provide: APP_GUARD, useClass: SessionGuard },
+        AccessCheck,
+        // The routes that only forward a request, and GET /api/user, are Fastify's own, with the same check (configureHttpServer).
+        CurrentUser,
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(web) },
       ],
       exports: [SESSION_STORE],

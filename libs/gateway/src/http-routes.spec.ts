@@ -4,8 +4,13 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import * as contracts from '@vault/contracts';
 import { HTTP_ROUTES, type HttpMethod, type RpcContract } from '@vault/contracts';
 import { IS_PUBLIC } from '@vault/platform';
+import type { RpcClient } from '@vault/transport';
+import { CurrentUser } from './auth/current-user.js';
 import { GatewayModule } from './gateway.module.js';
 import type { GatewayOptions } from './gateway.options.js';
+import type { DirectRoute } from './http/direct-routes.js';
+import { forwardedRoutes } from './http/forwarded-routes.js';
+import type { VaultStateCache } from './vault/vault-state.cache.js';
 
 const METHODS: Partial<Record<RequestMethod, HttpMethod>> = {
   [RequestMethod.GET]: 'GET',
@@ -25,11 +30,20 @@ interface RouteHandler {
   /** "METHOD /path". */
   route: string;
   public: boolean;
-  controller: Type;
-  handler: (...args: unknown[]) => unknown;
+  /** Calls the route's handler as its server would, on a gateway whose RpcClient is `rpc`. */
+  call: (rpc: Pick<RpcClient, 'forward' | 'send'>) => Promise<unknown>;
 }
 
-/** Every route handler of the gateway's controllers, with its method, path and whether it is public. */
+/** A request whose body, query and parameters are empty objects, as the forwarded routes read them. */
+const emptyRequest = () => ({ body: {}, query: {}, params: {} });
+
+/** The routes Fastify serves directly (configureHttpServer), on a gateway whose RpcClient is `rpc`. */
+function directRoutes(rpc: Pick<RpcClient, 'forward' | 'send'>): DirectRoute[] {
+  const currentUser = new CurrentUser({ get: async () => ({ destroyed: false, globalAccess: true }) } as unknown as VaultStateCache, rpc as RpcClient);
+  return [...forwardedRoutes(rpc), currentUser.route];
+}
+
+/** Every route the gateway serves, its controllers' and Fastify's own, with its method, path and whether it is public. */
 function routeHandlers(): RouteHandler[] {
   const controllers = (GatewayModule.forRoot({ sessionTtlSeconds: 60 } as GatewayOptions).controllers ?? []) as Type[];
   const handlers: RouteHandler[] = [];
@@ -43,9 +57,27 @@ function routeHandlers(): RouteHandler[] {
       if (path === undefined) continue;
       const method = METHODS[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
       const open = Reflect.getMetadata(IS_PUBLIC, handler) === true || Reflect.getMetadata(IS_PUBLIC, controller) === true;
-      handlers.push({ route: `${method} ${joined(base, path)}`, public: open, controller, handler: handler as RouteHandler['handler'] });
+      handlers.push({
+        route: `${method} ${joined(base, path)}`,
+        public: open,
+        // A bare controller with only its RpcClient: a handler that needs more stops before any call, which the test reports.
+        call: (rpc) =>
+          (handler as (...args: unknown[]) => Promise<unknown>).apply(
+            Object.assign(Object.create(controller.prototype as object) as object, { rpc }),
+            Array.from({ length: Math.max((handler as () => unknown).length, 3) }, emptyRequest),
+          ),
+      });
     }
   }
+  for (const route of directRoutes({ forward: async () => undefined as never, send: async () => undefined as never }))
+    handlers.push({
+      route: `${route.line.method} ${route.line.path}`,
+      public: route.line.public,
+      call: (rpc) =>
+        directRoutes(rpc)
+          .find((r) => r.name === route.name)!
+          .answer(emptyRequest() as never),
+    });
   return handlers;
 }
 
@@ -58,23 +90,18 @@ function servedRoutes(): string[] {
 
 /**
  * The contract a handler calls first, and whether it forwarded the request's
- * own (untrusted) data: the handler runs on a bare controller whose RpcClient
- * only records, with an empty object for each argument. A handler that needs
- * more than its RpcClient stops before any call, which the test reports.
+ * own (untrusted) data: the handler runs with an RpcClient that only records,
+ * with an empty object for each argument. A handler that needs more than its
+ * RpcClient stops before any call, which the test reports.
  */
-async function contractCalledBy({ controller, handler }: RouteHandler): Promise<{ contract?: RpcContract; forwarded: boolean }> {
+async function contractCalledBy(handler: RouteHandler): Promise<{ contract?: RpcContract; forwarded: boolean }> {
   const called: { contract?: RpcContract; forwarded: boolean } = { forwarded: false };
   const record = (forwarded: boolean) => (contract: RpcContract) => {
     if (!called.contract) Object.assign(called, { contract, forwarded });
-    return Promise.resolve(undefined);
+    return Promise.resolve(undefined as never);
   };
-  const bare = Object.assign(Object.create(controller.prototype as object) as object, { rpc: { forward: record(true), send: record(false) } });
   try {
-    await handler.apply(
-      bare,
-      // A request whose body, query and parameters are empty objects, as the forwarding controller reads them.
-      Array.from({ length: Math.max(handler.length, 3) }, () => ({ body: {}, query: {}, params: {} })),
-    );
+    await handler.call({ forward: record(true), send: record(false) });
   } catch {
     // Reported by the caller when the route names a contract that was never called.
   }

@@ -30,7 +30,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { RecentAuthentication } from '../auth/recent-authentication.js';
-import type { AuthenticatedRequest } from '../session/session.guard.js';
+import type { AuthenticatedRequest } from '../vault/access-check.js';
 import { JsonBody } from '../http/json-body.decorator.js';
 import { OwnerOnly } from '../vault/route-flags.js';
 import { VaultStateCache } from '../vault/vault-state.cache.js';

@@ -3,7 +3,7 @@ import { GetOwnerProfile, PasskeyAuthenticationOptions, ReauthenticateRequest, V
 import { RpcClient, RpcFailure } from '@vault/transport';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { JsonBody } from '../http/json-body.decorator.js';
-import type { AuthenticatedRequest } from '../session/session.guard.js';
+import type { AuthenticatedRequest } from '../vault/access-check.js';
 import { OwnerOnly } from '../vault/route-flags.js';
 import { RecentAuthentication } from './recent-authentication.js';
 import { relyingParty } from './relying-party.js';

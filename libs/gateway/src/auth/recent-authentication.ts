@@ -1,7 +1,7 @@
 import { ForbiddenException, Inject, Injectable, ServiceUnavailableException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { Clock } from '../session/clock.js';
-import type { AuthenticatedRequest } from '../session/session.guard.js';
+import type { AuthenticatedRequest } from '../vault/access-check.js';
 import { SESSION_STORE, type SessionData, type SessionStore } from '../session/session.store.js';
 
 /** How long a full authentication (sign-in or re-authentication) lets the owner take a drastic action. */

@@ -19,7 +19,7 @@ import {
 import { RpcClient } from '@vault/transport';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { JsonBody } from '../http/json-body.decorator.js';
-import type { AuthenticatedRequest } from '../session/session.guard.js';
+import type { AuthenticatedRequest } from '../vault/access-check.js';
 import { OwnerOnly } from '../vault/route-flags.js';
 import { RecentAuthentication, RecentAuthenticationGuard } from './recent-authentication.js';
 import { relyingParty } from './relying-party.js';

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fastifyCookie from '@fastify/cookie';
-import type { RpcClient } from '@vault/transport';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AccessRecorder } from '../audit/access-recorder.js';
 import type { PendingSignInStore } from '../session/pending-sign-in.store.js';
 import { SESSION_COOKIE } from '../session/session-cookie.js';
 import type { SessionStore } from '../session/session.store.js';
-import type { VaultStateCache } from '../vault/vault-state.cache.js';
 import { SessionController } from './session.controller.js';
 import type { SessionIssuer } from './session-issuer.js';
 
@@ -22,7 +20,7 @@ describe('GET /api/logout', () => {
     // Stand-ins: only what the logout uses is under test (the session store, the access log).
     const sessions = { destroy: async (id: string) => void destroyed.push(id) } as unknown as SessionStore;
     const access = { record: (_request: unknown, action: string) => void recorded.push(action) } as unknown as AccessRecorder;
-    const controller = new SessionController(sessions, {} as PendingSignInStore, {} as SessionIssuer, access, {} as VaultStateCache, {} as RpcClient);
+    const controller = new SessionController(sessions, {} as PendingSignInStore, {} as SessionIssuer, access);
     app = Fastify();
     await app.register(fastifyCookie);
     app.get('/api/logout', (request, reply) => controller.logout(request, reply));

@@ -1,12 +1,9 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res, ServiceUnavailableException, UseGuards } from '@nestjs/common';
-import { GetOwnerProfile, type CurrentUser, type Owner, type PasswordVerdict, type PendingSignIn } from '@vault/contracts';
-import { RpcClient } from '@vault/transport';
-import { VaultStateCache } from '../vault/vault-state.cache.js';
+import type { Owner, PasswordVerdict, PendingSignIn } from '@vault/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@vault/platform';
 import { PENDING_SIGN_INS, PENDING_SIGN_IN_TTL_SECONDS, type PendingSignInStore } from '../session/pending-sign-in.store.js';
 import { clearSessionCookie, readSessionId, setPendingSignInCookie } from '../session/session-cookie.js';
-import type { AuthenticatedRequest } from '../session/session.guard.js';
 import { SESSION_STORE, type SessionStore } from '../session/session.store.js';
 import { AccessRecorder } from '../audit/access-recorder.js';
 import { clearSiteData } from '../http/clear-site-data.js';
@@ -20,8 +17,6 @@ export class SessionController {
     @Inject(PENDING_SIGN_INS) private readonly pending: PendingSignInStore,
     private readonly issuer: SessionIssuer,
     private readonly access: AccessRecorder,
-    private readonly vault: VaultStateCache,
-    private readonly rpc: RpcClient,
   ) {}
 
   /**
@@ -77,13 +72,5 @@ export class SessionController {
     clearSessionCookie(request, reply);
     clearSiteData(reply);
     reply.redirect('/', 302);
-  }
-
-  /** The owner with a session; under global access, a visitor without one is shown the owner's vault too. */
-  @Get('user')
-  async user(@Req() request: AuthenticatedRequest): Promise<CurrentUser> {
-    const { globalAccess } = await this.vault.get();
-    if (request.session) return { ...request.session.data.owner, globalAccess, signedIn: true };
-    return { ...(await this.rpc.send(GetOwnerProfile, {})), globalAccess, signedIn: false };
   }
 }

@@ -25,6 +25,13 @@ describe('compressedAnswer', () => {
     expect(gz!.body.length).toBeLessThan(big.length / 3);
   });
 
+  it('counts an answer by its bytes, not its characters', async () => {
+    const accented = JSON.stringify({ title: 'é'.repeat(600) });
+    expect(accented.length).toBeLessThan(1024);
+    expect((await compressedAnswer(accented, json, 'gzip'))?.encoding).toBe('gzip');
+    expect(await compressedAnswer(JSON.stringify({ title: 'e'.repeat(600) }), json, 'gzip')).toBeUndefined();
+  });
+
   it('leaves small answers, other types and clients without an encoding alone', async () => {
     expect(await compressedAnswer(big, json, undefined)).toBeUndefined();
     expect(await compressedAnswer('{"ok":true}', json, 'br')).toBeUndefined();

@@ -7,7 +7,7 @@ import { openPhotoSource } from '@vault/archive';
 
 /**
  * `GET /objects/photos/<id>`: a registered photo, to the signed-in owner only
- * (the session guard covers this route like every other not marked @Public).
+ * (the access guard covers this route like every other not marked @Public).
  * media-svc authorises and locates; this streams. The type is the one media-svc
  * read from the bytes, never the uploader's, and `nosniff` (added to every
  * answer) keeps the browser to it; the photo's own policy (photo-answer-headers.ts)

@@ -1,19 +1,18 @@
-import { Controller, HttpCode, Inject, Req, RequestMapping, RequestMethod } from '@nestjs/common';
 import * as contracts from '@vault/contracts';
 import { HTTP_ROUTES, type HttpRoute, type RpcContract } from '@vault/contracts';
-import { Public } from '@vault/platform';
-import { RpcClient } from '@vault/transport';
+import type { RpcClient } from '@vault/transport';
 import type { FastifyRequest } from 'fastify';
+import type { DirectRoute } from './direct-routes.js';
 import { jsonObjectOf } from './json-body.decorator.js';
 
 const WRITES: ReadonlySet<HttpRoute['method']> = new Set(['POST', 'PUT', 'PATCH']);
 
 /** A line of HTTP_ROUTES, whatever its body and answer. */
 type AnyRoute = HttpRoute<unknown, unknown>;
-/** A route this controller serves: a line that names its contract and is not served by a controller of its own. */
+/** A route that only passes its request on: a line that names its contract and is not served by a controller of its own. */
 type ForwardedRoute = AnyRoute & { rpc: NonNullable<AnyRoute['rpc']> };
 
-/** The lines of HTTP_ROUTES the forwarding controller serves, by their names in the table. */
+/** The lines of HTTP_ROUTES that only pass a request on to their service, by their names in the table. */
 export const FORWARDED_ROUTES: readonly (readonly [string, ForwardedRoute])[] = (Object.entries(HTTP_ROUTES) as [string, AnyRoute][]).filter(
   (entry): entry is [string, ForwardedRoute] => entry[1].rpc !== undefined && entry[1].forward !== false,
 );
@@ -32,24 +31,12 @@ export function forwardedRequest(route: AnyRoute, request: Pick<FastifyRequest, 
 /**
  * Every route that only passes a request on to its service, served from its
  * line of HTTP_ROUTES: a new route of that kind is its contract, its line and
- * its handler in the service, with no code here. The session guard, the
- * destroyed guard and the error filter apply as to any other controller.
+ * its handler in the service, with no code here.
  */
-@Controller()
-export class ForwardingController {
-  constructor(@Inject(RpcClient) readonly rpc: RpcClient) {}
-}
-
-for (const [name, route] of FORWARDED_ROUTES) {
-  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the table names the contract; the gateway holds them all anyway.
-  const contract = contracts[route.rpc] as RpcContract;
-  const prototype = ForwardingController.prototype as unknown as Record<string, unknown>;
-  prototype[name] = function forward(this: ForwardingController, request: FastifyRequest) {
-    return this.rpc.forward(contract, forwardedRequest(route, request));
-  };
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor;
-  RequestMapping({ path: route.path, method: RequestMethod[route.method] })(prototype, name, descriptor);
-  if (route.status) HttpCode(route.status)(prototype, name, descriptor);
-  if (route.public) Public()(prototype, name, descriptor);
-  Req()(prototype, name, 0);
+export function forwardedRoutes(rpc: Pick<RpcClient, 'forward'>): DirectRoute[] {
+  return FORWARDED_ROUTES.map(([name, line]) => {
+    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the table names the contract; the gateway holds them all anyway.
+    const contract = contracts[line.rpc] as RpcContract;
+    return { name, line, answer: (request: FastifyRequest) => rpc.forward(contract, forwardedRequest(line, request)) };
+  });
 }

@@ -1,17 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Module } from '@nestjs/common';
+import { Module, UnauthorizedException } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import * as contracts from '@vault/contracts';
 import { HTTP_ROUTES, type RpcContract } from '@vault/contracts';
-import { RpcClient, RpcFailure } from '@vault/transport';
+import { type RpcClient, RpcFailure } from '@vault/transport';
+import type { FastifyInstance } from 'fastify';
+import type { AccessCheck, AccessRule } from '../vault/access-check.js';
+import { serveDirectly } from './direct-routes.js';
 import { ErrorFilter } from './error.filter.js';
-import { FORWARDED_ROUTES, ForwardingController } from './forwarding.controller.js';
+import { FORWARDED_ROUTES, forwardedRoutes } from './forwarded-routes.js';
 
 const ID = '6f1c7a0e-4b8e-4f3a-9a7e-2b1d7c9e0f11';
 
-describe('the forwarding controller (every HTTP_ROUTES line with an rpc it serves)', () => {
+describe('the forwarded routes (every HTTP_ROUTES line with an rpc that Fastify serves directly)', () => {
   const calls: { pattern: string; data: Record<string, unknown> }[] = [];
+  /** The rule each request was checked by; a request with `x-refuse` is refused as the access check refuses one without a session. */
+  const checked: AccessRule[] = [];
   let app: NestFastifyApplication;
   let base: string;
 
@@ -24,15 +29,17 @@ describe('the forwarding controller (every HTTP_ROUTES line with an rpc it serve
         return { answeredBy: contract.pattern };
       },
     };
-    @Module({
-      controllers: [ForwardingController],
-      providers: [
-        { provide: RpcClient, useValue: rpc },
-        { provide: APP_FILTER, useFactory: () => new ErrorFilter() },
-      ],
-    })
+    const access = {
+      check: async (request: { headers: Record<string, unknown> }, rule: AccessRule) => {
+        checked.push(rule);
+        if (request.headers['x-refuse']) throw new UnauthorizedException('Unauthorized');
+      },
+    } as unknown as AccessCheck;
+    // Nest's error handler, which hands Fastify's errors to the app's filters, is registered with the app's routes.
+    @Module({ providers: [{ provide: APP_FILTER, useFactory: () => new ErrorFilter() }] })
     class TestModule {}
     app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: false, abortOnError: false });
+    serveDirectly(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, forwardedRoutes(rpc as unknown as Pick<RpcClient, 'forward'>), access);
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   });
@@ -40,9 +47,14 @@ describe('the forwarding controller (every HTTP_ROUTES line with an rpc it serve
   afterAll(() => app.close());
 
   /** One request with a body of raw JSON text (or none), as a client sends it. */
-  const sendRaw = async (method: string, url: string, body?: string) => {
+  const sendRaw = async (method: string, url: string, body?: string, headers: Record<string, string> = {}) => {
     calls.length = 0;
-    const response = await fetch(base + url, { method, ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }) });
+    checked.length = 0;
+    const response = await fetch(base + url, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
     // A 2xx answer is the service's JSON; a refusal is the spec's plain text.
     const json = response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : text;
@@ -92,6 +104,20 @@ describe('the forwarding controller (every HTTP_ROUTES line with an rpc it serve
     for (const payload of ['[1,2]', '"text"', '42', 'null', '']) {
       const answer = await sendRaw('POST', '/api/targets', payload);
       expect({ payload, status: answer.status, calls: answer.calls.length }).toEqual({ payload, status: 400, calls: 0 });
+    }
+  });
+
+  it('checks every route as one that needs the owner, before its service hears of it; a refusal leaves through the error filter', async () => {
+    for (const [, route] of FORWARDED_ROUTES) {
+      const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
+      const refused = await sendRaw(route.method, urlOf(route.path), isWrite ? '{}' : undefined, { 'x-refuse': 'yes' });
+      expect({ route: route.path, status: refused.status, text: refused.json, calls: refused.calls, rules: checked }).toEqual({
+        route: route.path,
+        status: 401,
+        text: 'Unauthorized',
+        calls: [],
+        rules: [{ public: false, ownerOnly: false, survivesDestruction: false }],
+      });
     }
   });
 
