@@ -78,6 +78,31 @@ const nodeSocketsForPg = {
 };
 
 /**
+ * Nest's Logger and ConsoleLogger each make a date formatter when
+ * @nestjs/common is loaded: a process's first Intl object loads ICU's
+ * locale data, 13 ms of every start, for timestamps the vault never prints
+ * (its lines go through pino, platform's NestPinoLogger). The bundles make
+ * them on first use instead. The build stops if Nest no longer makes them
+ * this way.
+ */
+const lazyNestDateFormatter = {
+  name: 'lazy-nest-date-formatter',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /\/node_modules\/@nestjs\/common\/services\/(console-)?logger\.service\.js$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      const made = 'const dateTimeFormatter = new Intl.DateTimeFormat(';
+      const used = 'dateTimeFormatter.format(';
+      if (!text.includes(made) || text.split(used).length !== 2)
+        throw new Error(`${path} no longer makes its dateTimeFormatter as the build expects: see scripts/lib/app-bundle.mjs's lazy-nest-date-formatter`);
+      const contents = text
+        .replace(made, 'let dateTimeFormatter; const makeDateTimeFormatter = () => new Intl.DateTimeFormat(')
+        .replace(used, '(dateTimeFormatter ??= makeDateTimeFormatter()).format(');
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
  * esbuild's options for a bundle written to `bundleDir`: the workspace and
  * its packages in one file or a few, for Node 20.
  * @param {string} bundleDir
@@ -94,7 +119,7 @@ export function bundleOptions(bundleDir) {
     minifyWhitespace: true,
     legalComments: /** @type {const} */ ('external'),
     external: BUNDLE_EXTERNALS,
-    plugins: [absentOptionalPackages, ownFileUrls(bundleDir), nodeSocketsForPg],
+    plugins: [absentOptionalPackages, ownFileUrls(bundleDir), nodeSocketsForPg, lazyNestDateFormatter],
     logLevel: /** @type {const} */ ('warning'),
   };
 }

@@ -15,16 +15,28 @@ import { resolve } from 'node:path';
  * is left to the vault, which reports its own error.
  */
 const messages: string[] = [];
+let leaveTheThread: () => void = () => undefined;
+/** Once the server's process (or a first start's initdb) is spawned, or the early start is over. */
+const underway = new Promise<void>((resolve) => (leaveTheThread = resolve));
 const hold: Promise<EmbeddedDatabase | undefined> = startEarly();
+void hold.finally(leaveTheThread);
 
 function startEarly(): Promise<EmbeddedDatabase | undefined> {
   const mode = process.env.VAULT_MODE?.trim() || 'embedded';
   const dataDir = resolve(process.env.VAULT_DATA_DIR || DEFAULT_DATA_DIR);
   if (mode !== 'embedded' || existsSync(clusterPaths(dataDir).pglite)) return Promise.resolve(undefined);
-  return openEmbeddedDatabase({ dataDir, log: (message) => messages.push(message) }).catch(() => undefined);
+  return openEmbeddedDatabase({ dataDir, log: (message) => messages.push(message), underway: leaveTheThread }).catch(() => undefined);
 }
 
 export const earlyDatabase = {
+  /**
+   * Resolves once the start no longer needs the main thread: the vault's
+   * modules are loaded after it. Loaded before, their evaluation (about
+   * 250 ms) ran between the early start's first step and its spawn, which
+   * waited for it, and the server then booted after the code instead of
+   * beside it.
+   */
+  underway,
   /** What the server's start had to say (a cluster made on a first start), for the vault's log. */
   messages,
   release: async () => {

@@ -10,6 +10,7 @@ import { earlyDatabase } from './early-database.js';
  * `npm start` runs is CommonJS (compiled-main.ts), which has no top-level await.
  */
 export const started: Promise<unknown> = (async () => {
+  await earlyDatabase.underway;
   const { loadProcessConfig, run, startEmbedded } = await import('@vault/host');
   const { domainModules, serviceMigrations } = await import('./domains.js');
   return run(() => {

@@ -21,6 +21,12 @@ export interface EmbeddedDatabaseOptions {
   runAs?: RunAs;
   /** Where the one-off events go (cluster made, PGlite imported). */
   log?: (message: string) => void;
+  /**
+   * Called once the start no longer needs this process's thread for a while:
+   * the server's process spawned (it boots on its own), or a cluster's
+   * initdb. apps/vault's early start loads the vault's code only then.
+   */
+  underway?: () => void;
 }
 
 /** A hold on the server of one data folder; the server stops when the last hold is released. */
@@ -123,6 +129,7 @@ async function startServer(dataDir: string, options: EmbeddedDatabaseOptions): P
         `Imported ${summary.rows} rows of ${summary.tables} tables and ${summary.sequences} sequences in ${Date.now() - started} ms; every table's rows checked`,
       );
     } else {
+      options.underway?.();
       await initCluster(paths.partial, runAs);
       putInPlace(paths.partial, paths.cluster);
       log(`Created the embedded PostgreSQL cluster in ${paths.cluster}`);
@@ -134,7 +141,7 @@ async function startServer(dataDir: string, options: EmbeddedDatabaseOptions): P
     durableRename(paths.pglite, backup);
     log(`The PGlite files are kept in ${backup}; delete them once the vault is known to be complete`);
   }
-  const server = await PostgresServer.start(paths.cluster, runAs);
+  const server = await PostgresServer.start(paths.cluster, runAs, options.underway);
   try {
     await ensureDatabase(server);
   } catch (error) {

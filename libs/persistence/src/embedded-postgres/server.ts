@@ -37,9 +37,9 @@ export class PostgresServer {
   /**
    * Starts the server on an initialised folder: a stale postmaster left
    * there by a killed vault is stopped first; ready once a connection over
-   * the socket succeeds.
+   * the socket succeeds. `spawned` is called as soon as its process is.
    */
-  static async start(pgdata: string, runAs: RunAs): Promise<PostgresServer> {
+  static async start(pgdata: string, runAs: RunAs, spawned?: () => void): Promise<PostgresServer> {
     const socket = join(pgdata, SOCKET_NAME);
     if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
       throw new Error(`The embedded database's socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes: choose a shorter VAULT_DATA_DIR.`);
@@ -59,6 +59,7 @@ export class PostgresServer {
     } finally {
       closeSync(logFile);
     }
+    spawned?.();
     const exit = new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.once('error', () => resolve());
