@@ -6,12 +6,21 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * `connections` at once on `url` for `seconds`; the report as autocannon
- * gives it with -j (requests.average, latency.p50 and p99, errors, non2xx).
+ * `connections` at once on `url` for `seconds`, after `warmupSeconds` of
+ * the same load whose figures are dropped (every system measured the same
+ * way: the JIT compiles a route's path during its first requests, and a
+ * longer path has more to compile); the report as autocannon gives it with
+ * -j (requests.average, latency.p50 and p99, errors, non2xx).
  * @param {string} url
- * @param {{ connections: number, seconds: number, cookie?: string, method?: string, body?: string }} options
+ * @param {{ connections: number, seconds: number, warmupSeconds?: number, cookie?: string, method?: string, body?: string }} options
  */
-export function autocannon(url, { connections, seconds, cookie = undefined, method = 'GET', body = undefined }) {
+export async function autocannon(url, { warmupSeconds = 0, ...options }) {
+  if (warmupSeconds > 0) await run(url, { ...options, seconds: warmupSeconds });
+  return run(url, options);
+}
+
+/** @param {string} url @param {{ connections: number, seconds: number, cookie?: string, method?: string, body?: string }} options */
+function run(url, { connections, seconds, cookie = undefined, method = 'GET', body = undefined }) {
   const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', String(connections), '-d', String(seconds), '-m', method];
   if (cookie) args.push('-H', `cookie=${cookie}`);
   if (body) args.push('-H', 'content-type=application/json', '-b', body);
