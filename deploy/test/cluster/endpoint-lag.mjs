@@ -31,8 +31,10 @@ export async function addressesInRules(service) {
 
 /**
  * Starts watching the pods of `selector` in `namespace` and the rules of `service`, in a worker thread so that
- * the test's synchronous calls (kubectl, helm) never delay a look. stop() gives each pod told to stop meanwhile:
- * its name, address and lag in seconds (undefined: still in the rules when the watch ended).
+ * the test's synchronous calls (kubectl, helm) never delay a look. stop() gives `lags`, each pod told to stop
+ * meanwhile: its name, address and lag in seconds (undefined: still in the rules when the watch ended); and
+ * `timeline`, what a failed request is read against: every change of the rules' addresses and of a pod's
+ * address, readiness or deletion, each with its time (ms since the epoch).
  */
 export function watchEndpointLag(options) {
   const worker = new Worker(new URL(import.meta.url), { workerData: { endpointLag: options } });
@@ -43,9 +45,9 @@ export function watchEndpointLag(options) {
   return {
     async stop() {
       worker.postMessage('stop');
-      const lags = await finished;
+      const watched = await finished;
       await worker.terminate();
-      return lags;
+      return watched;
     },
   };
 }
@@ -67,35 +69,71 @@ async function watch({ kubectlPath, kubeconfig, namespace, selector, service }) 
       selector,
       '--watch',
       '-o',
-      'jsonpath={.metadata.name} {.status.podIP} {.metadata.deletionTimestamp}{"\\n"}',
+      'jsonpath={.metadata.name}|{.status.podIP}|{.metadata.deletionTimestamp}|{.status.conditions[?(@.type=="Ready")].status}{"\\n"}',
     ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
+  /** @type {{ at: number, what: string }[]} */
+  const timeline = [];
+  /** @type {Map<string, string>} a pod's last state as the timeline says it, by name */
+  const podStates = new Map();
   let partial = '';
   pods.stdout.on('data', (chunk) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      const [name, address, deletion] = line.trim().split(' ');
+      const [name, address, deletion, ready] = line.trim().split('|');
+      if (!name) continue;
+      const state = `pod ${name} ${address || 'no address'}${ready === 'True' ? ' ready' : ' not ready'}${deletion ? ', told to stop' : ''}`;
+      if (podStates.get(name) !== state) {
+        podStates.set(name, state);
+        timeline.push({ at: Date.now(), what: state });
+      }
       if (address && deletion && !stopping.has(address)) stopping.set(address, { name, address, toldAt: Date.now() });
     }
   });
   let polling = true;
+  let lastRules = '';
   parentPort.once('message', () => (polling = false));
   while (polling) {
     const inRules = await addressesInRules(service).catch(() => undefined);
     const now = Date.now();
-    if (inRules) for (const pod of stopping.values()) if (pod.leftAt === undefined && !inRules.has(pod.address)) pod.leftAt = now;
+    if (inRules) {
+      for (const pod of stopping.values()) if (pod.leftAt === undefined && !inRules.has(pod.address)) pod.leftAt = now;
+      const rules = `kube-proxy's rules: ${[...inRules].sort().join(', ') || 'no address'}`;
+      if (rules !== lastRules) timeline.push({ at: now, what: rules });
+      lastRules = rules;
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   pods.kill();
-  parentPort.postMessage(
-    [...stopping.values()].map(({ name, address, toldAt, leftAt }) => ({ name, address, lag: leftAt === undefined ? undefined : (leftAt - toldAt) / 1000 })),
-  );
+  parentPort.postMessage({
+    lags: [...stopping.values()].map(({ name, address, toldAt, leftAt }) => ({
+      name,
+      address,
+      lag: leftAt === undefined ? undefined : (leftAt - toldAt) / 1000,
+    })),
+    timeline,
+  });
 }
 if (!isMainThread && workerData?.endpointLag) watch(workerData.endpointLag);
 
 /** "0.4 s, 1.9 s (pod-a still in the rules)": the lags of a watch, for a check's report. */
 export function describeLags(lags) {
   return lags.map((l) => (l.lag === undefined ? `${l.name} still in the rules` : `${l.lag.toFixed(1)} s`)).join(', ') || 'no pod stopped';
+}
+
+/**
+ * The timeline of a watch with the failed requests of a load, in order, each at its seconds since `origin`:
+ * "+12.3 s kube-proxy's rules: 10.244.0.5", "+12.4 s failed: GET /api/logs (connect EHOSTUNREACH ..., 3.1 s)".
+ */
+export function describeTimeline(timeline, failed, origin) {
+  const events = [
+    ...timeline,
+    ...failed.map((r) => ({
+      at: r.started,
+      what: `failed: ${r.method} ${r.path.split('?')[0]} (${r.status || r.detail}, ${((r.ended - r.started) / 1000).toFixed(1)} s)`,
+    })),
+  ].sort((a, b) => a.at - b.at);
+  return events.map((e) => `+${((e.at - origin) / 1000).toFixed(1)} s ${e.what}`).join('\n');
 }

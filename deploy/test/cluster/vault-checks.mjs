@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { describeLags, watchEndpointLag } from './endpoint-lag.mjs';
+import { describeLags, describeTimeline, watchEndpointLag } from './endpoint-lag.mjs';
 import { forgetTargets, GatewayClient, steadyLoad, summarize, ONE_PIXEL_PNG as PNG } from './gateway-client.mjs';
 import { restrictedNamespace } from './api-checks.mjs';
 import { WORK } from './cluster.mjs';
@@ -389,16 +389,25 @@ async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, 
     return writes.filter((w) => !w.removing && !(w.path === '/api/targets' ? targets : entries).has(w.id));
   };
 
-  /** A steady load's outcome: every request answered, every write found afterwards, at 50 req/s. */
-  const noFailureNoLoss = async (results, writes) => {
+  /**
+   * A steady load's outcome: every request answered, every write found afterwards, at 50 req/s. A failure
+   * names each failed request's time among the gateway pods' and kube-proxy's changes (`timeline`).
+   */
+  const noFailureNoLoss = async (results, writes, timeline) => {
     const summary = summarize(results);
     const lost = await lostWrites(writes);
     const machineLoad = loadavg()
       .map((l) => l.toFixed(1))
       .join(' ');
+    const origin = Math.min(...results.map((r) => r.started));
     assert(
       summary.failed === 0 && lost.length === 0,
-      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${machineLoad})`,
+      `${summary.failed} of ${summary.total} failed ${JSON.stringify(summary.groups)}; ${lost.length} writes lost (machine load ${machineLoad}); ` +
+        `since the load began:\n${describeTimeline(
+          timeline,
+          results.filter((r) => !r.ok),
+          origin,
+        )}`,
     );
     assert(summary.rate >= 45, `the load ran at ${summary.rate.toFixed(1)} req/s, not 50`);
     return summary;
@@ -420,7 +429,7 @@ async function twoReplicas({ owner, upgrade, kubectl, check, step, pods, ready, 
 
 /** Under a steady load, one pod of each app deleted in turn. */
 async function podDeletions({ owner, kubectl, check, step, pods, log, endpointLag, allReady, noFailureNoLoss, coveredByPreStop }) {
-  const { results, writes, lags } = await underSteadyLoad(
+  const { results, writes, lags, timeline } = await underSteadyLoad(
     { owner, step, pods, endpointLag },
     'pod-deletions',
     'one pod of each app deleted in turn',
@@ -435,7 +444,7 @@ async function podDeletions({ owner, kubectl, check, step, pods, log, endpointLa
     },
   );
   await check('pod deletions under load: 0 failed requests, 0 lost writes', async () => {
-    const summary = await noFailureNoLoss(results, writes);
+    const summary = await noFailureNoLoss(results, writes, timeline);
     return `${summary.total} requests in ${summary.seconds.toFixed(0)} s (${summary.rate.toFixed(1)}/s, the slowest answered in ${summary.slowestAnswered.toFixed(1)} s: ${summary.slowestWhat}), ${writes.length} writes all found`;
   });
   await check("pod deletions: the deleted gateway pod left kube-proxy's rules within its preStop wait", () => coveredByPreStop(lags));
@@ -447,7 +456,7 @@ async function rollingUpgrade({ owner, upgrade, kubectl, check, step, pods, endp
   // Creation times are whole seconds: a pod made in the second the roll began counts as new.
   const rollStarted = Math.floor(Date.now() / 1000) * 1000;
   // A changed setting changes the ConfigMap's checksum in every pod template: all six Deployments roll.
-  const { results, writes, lags } = await underSteadyLoad(
+  const { results, writes, lags, timeline } = await underSteadyLoad(
     { owner, step, pods, endpointLag },
     'rolling-upgrade',
     'a rolling upgrade (config.lockout.failures=6 rolls every Deployment)',
@@ -457,7 +466,7 @@ async function rollingUpgrade({ owner, upgrade, kubectl, check, step, pods, endp
     },
   );
   await check('rolling upgrade under load: 0 failed requests, 0 lost writes', async () => {
-    const summary = await noFailureNoLoss(results, writes);
+    const summary = await noFailureNoLoss(results, writes, timeline);
     const failures = kubectl(['get', 'configmap', `${RELEASE}-config`, '-n', NS, '-o', 'jsonpath={.data.VAULT_LOCKOUT_FAILURES}']).stdout;
     const rolled = pods().filter((p) => Date.parse(p.metadata.creationTimestamp) >= rollStarted).length;
     assert(failures === '6' && rolled === 12, `VAULT_LOCKOUT_FAILURES=${failures}, ${rolled} of 12 pods new`);
@@ -470,7 +479,7 @@ async function rollingUpgrade({ owner, upgrade, kubectl, check, step, pods, endp
 /**
  * `action` as one step under a steady load of 50 requests a second (3 s of it
  * before and after), the gateway pods' endpoint lag watched all along: the
- * load's answers and writes, and the lags. Failed answers are kept for diagnosis.
+ * load's answers and writes, the lags and the watch's timeline. Failed answers are kept for diagnosis.
  */
 async function underSteadyLoad({ owner, step, pods, endpointLag }, name, what, action) {
   const load = steadyLoad(owner, { rate: 50 });
@@ -480,14 +489,14 @@ async function underSteadyLoad({ owner, step, pods, endpointLag }, name, what, a
     await action();
     await sleep(3000);
   });
-  const lags = await lagWatch.stop();
+  const { lags, timeline } = await lagWatch.stop();
   const { results, writes } = await load.stop();
-  keepForDiagnosis(name, results, pods());
-  return { results, writes, lags };
+  keepForDiagnosis(name, results, pods(), timeline);
+  return { results, writes, lags, timeline };
 }
 
-/** A load's answers and the pods' start times and CPU throttling, beside the logs a failed run keeps. */
-function keepForDiagnosis(name, results, podList) {
+/** A load's answers, the watch's timeline and the pods' start times and CPU throttling, beside the logs a failed run keeps. */
+function keepForDiagnosis(name, results, podList, timeline) {
   const failed = results.filter((r) => !r.ok);
   if (failed.length === 0) return;
   const throttling = {};
@@ -506,6 +515,7 @@ function keepForDiagnosis(name, results, podList) {
       {
         started: new Date(started).toISOString(),
         failed: failed.map((r) => ({ ...r, at: (r.started - started) / 1000, took: (r.ended - r.started) / 1000 })),
+        timeline: timeline.map((e) => ({ at: (e.at - started) / 1000, what: e.what })),
         pods: podList.map((p) => ({
           name: p.metadata.name,
           created: p.metadata.creationTimestamp,
