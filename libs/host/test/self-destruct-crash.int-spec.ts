@@ -10,6 +10,13 @@ import { OWNER } from './stack.js';
 
 const TRIALS = 20;
 const MAX_OFFSET_MS = 50;
+const STEP_MS = MAX_OFFSET_MS / (TRIALS - 1);
+/**
+ * Past 50 ms the kills go on, a step later each, until TRIALS / 2 of them have landed
+ * in the erase: its destroyed mark comes about 7 ms after the request on a quiet
+ * machine, 25-40 ms on one loaded by the rest of the suite.
+ */
+const MOST_TRIALS = 2 * TRIALS;
 
 /**
  * Issue 13, finding 2: the embedded vault killed (SIGKILL) 0-50 ms after a
@@ -44,10 +51,11 @@ describe('embedded self-destruct, killed at any moment', () => {
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it(`erases completely after a kill at each of ${TRIALS} offsets from 0 to ${MAX_OFFSET_MS} ms`, async () => {
+  it(`erases completely after a kill at each of ${TRIALS} offsets from 0 to ${MAX_OFFSET_MS} ms (and later ones, until half came in the erase)`, async () => {
     const outcomes: string[] = [];
-    for (let trial = 0; trial < TRIALS; trial++) {
-      const offsetMs = (trial * MAX_OFFSET_MS) / (TRIALS - 1);
+    const destroyed = () => outcomes.filter((o) => o.endsWith('destroyed, erased')).length;
+    for (let trial = 0; trial < MOST_TRIALS && (trial < TRIALS || destroyed() < TRIALS / 2); trial++) {
+      const offsetMs = trial * STEP_MS;
       const dataDir = join(work, `trial-${trial}`);
       cpSync(template, dataDir, { recursive: true });
 
@@ -80,7 +88,7 @@ describe('embedded self-destruct, killed at any moment', () => {
     }
     process.stdout.write(`self-destruct kill trials:\n  ${outcomes.join('\n  ')}\n`);
     // The kills must land inside the erase, not only before it, for the test to mean anything.
-    expect(outcomes.filter((o) => o.endsWith('destroyed, erased')).length).toBeGreaterThanOrEqual(TRIALS / 2);
+    expect(destroyed()).toBeGreaterThanOrEqual(TRIALS / 2);
   }, 600_000);
 });
 
