@@ -1,6 +1,7 @@
 import { ClientNats, type NatsOptions } from '@nestjs/microservices';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 import type { RpcEnvelope, RpcReply } from '@vault/contracts';
+import { ReplyInbox } from './reply-inbox.js';
 import { TRACEPARENT, currentTrace, formatTraceparent, type Observability, type TraceContext } from '@vault/platform';
 import { watchNatsConnection } from './nats-connection-metrics.js';
 import type { RpcRequester } from './rpc-requester.js';
@@ -30,45 +31,34 @@ export class TracedClientNats extends ClientNats implements RpcRequester {
     this.on('disconnect', () => this.handleClose());
   }
 
-  /** The requests in flight: each fails at once when the connection drops. */
-  private readonly inFlight = new Set<(error: Error) => void>();
+  /** The shared reply inbox of the connection in use (a new connection gets its own). */
+  private inbox?: ReplyInbox;
   /** A request's id, which Nest's server needs to tell a request from an event, and echoes. */
   private sequence = 0;
 
   /**
    * One request as Nest's server takes it (`{ pattern, data, id }` as JSON,
-   * the trace in its headers), through the connection's one shared inbox
-   * (nats.js `request`). Nest's own `send` subscribed a new inbox for every
-   * request and unsubscribed it after the reply: three protocol messages
-   * where one does, on the gateway and on the broker.
+   * the trace in its headers), through the connection's one shared inbox.
+   * Nest's own `send` subscribed a new inbox for every request and
+   * unsubscribed it after the reply: three protocol messages where one does,
+   * on the gateway and on the broker.
    */
   async request(pattern: string, envelope: RpcEnvelope, timeoutMs: number, trace?: TraceContext): Promise<RpcReply> {
     // Rejects while the connection is down, as send() did before publishing.
     const connection = (await this.connect()) as unknown as NatsConnection;
+    if (this.inbox?.connection !== connection) this.inbox = new ReplyInbox(connection);
     const packet = JSON.stringify({ pattern, data: envelope, id: String(++this.sequence) });
-    const headers = super.mergeHeaders() as { set(name: string, value: string): void };
+    const headers = super.mergeHeaders() as MsgHdrs;
     if (trace) headers.set(TRACEPARENT, formatTraceparent(trace));
-    const answered = connection.request(pattern, packet, { timeout: timeoutMs, headers: headers as never });
-    let fail: (error: Error) => void = () => undefined;
-    const lost = new Promise<never>((_, reject) => (fail = reject));
-    this.inFlight.add(fail);
-    try {
-      const reply = (await Promise.race([answered, lost])).json<NestReplyPacket>();
-      if (reply.err !== undefined && reply.err !== null) throw reply.err;
-      if (reply.response === undefined) throw new Error(`An empty answer to ${pattern}`);
-      return reply.response;
-    } finally {
-      this.inFlight.delete(fail);
-      // A request failed by the lost connection may still settle later: its outcome is no one's.
-      answered.catch(() => undefined);
-    }
+    const reply = (await this.inbox.request(pattern, packet, headers, timeoutMs)).json<NestReplyPacket>();
+    if (reply.err !== undefined && reply.err !== null) throw reply.err;
+    if (reply.response === undefined) throw new Error(`An empty answer to ${pattern}`);
+    return reply.response;
   }
 
   override handleClose() {
     super.handleClose();
-    const lost = new Error('Connection closed');
-    for (const fail of this.inFlight) fail(lost);
-    this.inFlight.clear();
+    this.inbox?.failAll(new Error('Connection closed'));
   }
 
   protected override mergeHeaders<THeaders = unknown>(requestHeaders?: THeaders) {
