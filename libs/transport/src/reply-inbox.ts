@@ -1,4 +1,5 @@
-import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { randomBytes } from 'node:crypto';
+import type { Msg, MsgHdrs, NatsConnection } from '@nats-io/transport-node';
 
 /** A request waiting for its reply. */
 interface Waiting {
@@ -19,7 +20,9 @@ interface Waiting {
  * caller (failAll), since those replies are lost.
  */
 export class ReplyInbox {
-  private readonly prefix = `${createInbox()}.`;
+  // An inbox as nats.js names one (`_INBOX.` and a random token), made here: the transport's entry loads no
+  // @nats-io code (an embedded vault never does), so this file imports its types only.
+  private readonly prefix = `_INBOX.${randomBytes(12).toString('hex')}.`;
   private readonly waiting = new Map<string, Waiting>();
   private sequence = 0;
 
