@@ -11,9 +11,7 @@ export type TransportOptions = { kind: 'in-process'; broker: InProcessBroker; ti
 
 export function createClientProxy(options: TransportOptions, clientName: string, observability: Observability = NO_OBSERVABILITY): ClientProxy & RpcRequester {
   if (options.kind === 'in-process') return new InProcessClient(options.broker);
-  // noAsyncTraces: nats.js otherwise makes an Error per request (its stack captured) to lengthen a failure's trace; RpcClient answers a failure by its kind, never its stack.
-  return new TracedClientNats({ servers: [options.url], name: clientName, noAsyncTraces: true, ...NATS_RECONNECT }, observability) as unknown as ClientProxy &
-    RpcRequester;
+  return new TracedClientNats({ servers: [options.url], name: clientName, ...NATS_RECONNECT }, observability) as unknown as ClientProxy & RpcRequester;
 }
 
 /**
