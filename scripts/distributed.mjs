@@ -7,12 +7,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './lib/build.mjs';
-import { ensureDatabase, provisionServiceDatabases } from './lib/database.mjs';
 import { masterKeyFromFile } from './lib/master-key.mjs';
-import { VAULT_SERVICES } from './lib/services.mjs';
-import { appEntry, spawnApp } from './lib/vault-launcher.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+await ensureBuilt(root);
+// Loaded once built: these read the services' list from the compiled contracts, which need TypeScript (a fresh clone has neither).
+const { ensureDatabase, provisionServiceDatabases } = await import('./lib/database.mjs');
+const { VAULT_SERVICES } = await import('./lib/services.mjs');
+const { appEntry, spawnApp } = await import('./lib/vault-launcher.mjs');
 const env = {
   ...process.env,
   VAULT_MODE: 'distributed',
@@ -34,7 +36,6 @@ export const processes = [
   { name: 'gateway', entry: appEntry('gateway'), port: gatewayPort },
 ];
 
-await ensureBuilt(root);
 await ensureDatabase(env.DATABASE_URL);
 // A <SERVICE>_DATABASE_URL set by hand wins; every other service gets its provisioned role.
 const serviceUrls = await provisionServiceDatabases(env.DATABASE_URL);
