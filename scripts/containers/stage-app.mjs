@@ -136,7 +136,8 @@ function stageApp({ app, extra }) {
   rmSync(join(out, app), { recursive: true, force: true });
   mkdirSync(own, { recursive: true });
   writeFileSync(join(own, 'package.json'), `${JSON.stringify(json(join(root, 'apps', app, 'package.json')), null, 2)}\n`);
-  cpSync(join(root, 'apps', app, 'dist'), join(own, 'dist'), { recursive: true });
+  // Not the code cache a start on this machine may have left beside the bundle (libs/platform's compiled-code.ts): the image is the build's files only.
+  cpSync(join(root, 'apps', app, 'dist'), join(own, 'dist'), { recursive: true, filter: (path) => !path.endsWith('.cache') });
   const libs = libsOf(app);
   for (const lib of libs) {
     const manifest = json(join(root, lib, 'package.json'));

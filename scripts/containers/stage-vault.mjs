@@ -181,7 +181,7 @@ try {
   // The program, the web app and the migrations, where the bundle looks for them (bundle.mjs's own-file-urls).
   copyFile(join(root, 'apps/vault/package.json'), join(app, 'apps/vault/package.json'));
   copyFile(join(root, 'apps/vault/healthcheck.mjs'), join(app, 'apps/vault/healthcheck.mjs'));
-  // Not the code cache a start on this machine may have left beside the bundle (compiled-code.ts): the image is the build's files only.
+  // Not the code cache a start on this machine may have left beside the bundle (libs/platform's compiled-code.ts): the image is the build's files only.
   cpSync(join(root, 'apps/vault/dist/bundle'), join(app, 'apps/vault/dist/bundle'), { recursive: true, filter: (path) => !path.endsWith('.cache') });
   cpSync(join(root, 'apps/web/dist'), join(app, 'apps/web/dist'), { recursive: true });
   for (const lib of readdirSync(join(root, 'libs'))) {

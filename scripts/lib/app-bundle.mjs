@@ -1,11 +1,13 @@
 // What every app's esbuild bundle shares: the embedded vault's
-// (apps/vault/bundle.mjs: one script run with V8's code cache, ADR 0019) and
-// each distributed app's (scripts/bundle-app.mjs). An app's tsc output is one
+// (apps/vault/bundle.mjs) and each distributed app's (scripts/bundle-app.mjs),
+// each one script run with V8's code cache (buildProgram, ADR 0019 and 0024). An app's tsc output is one
 // module per file across the workspace and node_modules, about 1,400 files:
 // loading them (resolving, reading, linking and compiling each) was most of a
 // start's CPU, six times over in the distributed mode.
+import { build } from 'esbuild';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /**
  * The packages a bundle leaves as imports, so that they are loaded from
@@ -126,3 +128,63 @@ export function bundleOptions(bundleDir) {
 
 /** An ES module bundle's first line: CommonJS packages inside it call require() for Node's own modules. */
 export const ESM_BANNER = { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" };
+
+/**
+ * An app's program as its `dist/bundle/main.js` starts it with V8's code
+ * cache (docs/adr/0019, 0024): esbuild bundles `entry` (tsc's main, which
+ * must not await at its top level: a script has no module loader) into
+ * `<bundleDir>/<name>.js`, one script whose value is a CommonJS module's
+ * function, and writes `main.js` beside it, which sets the heap settings and
+ * runs that script (libs/platform's compiled-program.ts).
+ *
+ * - Its import() calls become require() calls.
+ * - A library's import.meta.url is the program's file URL, which ownFileUrls made every use relative to.
+ * - ASCII: V8 keeps a script's source for as long as the process runs, and an ASCII file read
+ *   as latin1 is one byte a character held outside the heap, where text with one other
+ *   character in it would be two bytes a character, in the heap. esbuild escapes strings and
+ *   names and leaves out comments; the licences go to `<name>.js.LEGAL.txt`; what is left (a
+ *   regular expression's “ or µ) is escaped here.
+ * @param {{ entry: string, bundleDir: string, name: string }} program
+ */
+export async function buildProgram({ entry, bundleDir, name }) {
+  await build({
+    ...bundleOptions(bundleDir),
+    entryPoints: { [name]: entry },
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__bundleFileUrl' },
+    banner: { js: "(function (exports, require, module, __filename, __dirname) { const __bundleFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
+  });
+  const file = join(bundleDir, `${name}.js`);
+  writeFileSync(file, asciiOnly(readFileSync(file, 'utf8'), file));
+  await build({
+    ...bundleOptions(bundleDir),
+    stdin: {
+      contents: [
+        "import '@vault/platform/memory-settings';",
+        "import { startProgram } from '@vault/platform/compiled-program';",
+        `startProgram(new URL(${JSON.stringify(`./${name}.js`)}, import.meta.url));`,
+      ].join('\n'),
+      resolveDir: dirname(entry),
+      sourcefile: 'main.js',
+      loader: 'js',
+    },
+    outfile: join(bundleDir, 'main.js'),
+    outdir: undefined,
+    format: 'esm',
+    banner: ESM_BANNER,
+  });
+}
+
+/**
+ * The program's text with each character outside ASCII as its `\uXXXX`
+ * escape, which means the same in a string, a regular expression and a name
+ * (all that is left once comments are gone). One right after a backslash
+ * would not: that stops the build.
+ */
+function asciiOnly(text, file) {
+  const escapedAfterBackslash = /\\[\u0080-\uffff]/.exec(text);
+  if (escapedAfterBackslash) throw new Error(`${file}: cannot escape ${JSON.stringify(escapedAfterBackslash[0])} at ${escapedAfterBackslash.index}`);
+  return text.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -7,7 +7,7 @@ import { earlyDatabase } from './early-database.js';
  * The vault, started once the modules below are loaded (imported here, not
  * above, so that the database server's start comes first); resolves once it
  * answers. A function's body, not the module's top level: the bundle that
- * `npm start` runs is CommonJS (compiled-main.ts), which has no top-level await.
+ * `npm start` runs is one script (scripts/lib/app-bundle.mjs's buildProgram), which has no top-level await.
  */
 export const started: Promise<unknown> = (async () => {
   await earlyDatabase.underway;

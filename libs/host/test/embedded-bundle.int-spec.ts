@@ -12,7 +12,7 @@ import { describeVaultApi } from './vault-behaviour.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** What `npm start` runs: the embedded vault bundled by esbuild (apps/vault/bundle.mjs). */
 const BUNDLE = join(root, 'apps/vault/dist/bundle/main.js');
-/** V8's code cache of the program the bundle runs (apps/vault/src/compiled-code.ts). */
+/** V8's code cache of the program the bundle runs (libs/platform/src/compiled-code.ts). */
 const CODE_CACHE = join(root, 'apps/vault/dist/bundle/vault.js.cache');
 
 /** The bundled vault as a process of its own, as the owner runs it. */

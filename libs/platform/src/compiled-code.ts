@@ -29,7 +29,7 @@ type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: { expo
  *
  * The file is a script whose value is the module's function,
  * `(function (exports, require, module, __filename, __dirname) {...})`, in
- * ASCII (apps/vault/bundle.mjs writes it so): read as latin1, its text is
+ * ASCII (scripts/lib/app-bundle.mjs writes it so): read as latin1, its text is
  * one byte a character outside V8's heap, and V8 keeps it as it is for as
  * long as the process runs (a text joined to a wrapper here would be copied
  * into the heap).

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCompiled } from './compiled-code.js';
 
-/** A program file as bundle.mjs writes one: a CommonJS module's function, in ASCII. */
+/** A program file as scripts/lib/app-bundle.mjs writes one: a CommonJS module's function, in ASCII. */
 const PROGRAM = `(function (exports, require, module, __filename, __dirname) {
   const { basename } = require('node:path');
   function greet(name) { return 'hello ' + name; }
