@@ -1,7 +1,7 @@
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { Connection } from './connection.js';
 import type { Database } from './database.js';
-import { runServiceMigrations, type MigrationOptions, type ServiceMigrations } from './service-migrator.js';
+import { migrationsApplied, runServiceMigrations, type MigrationOptions, type ServiceMigrations } from './service-migrator.js';
 
 export { MIGRATIONS_SCHEMA, type MigrationOptions, type ServiceMigrations } from './service-migrator.js';
 
@@ -23,10 +23,16 @@ export async function applyMigrations(connection: Connection, migrations: Servic
   }
   const client = await connection.pool.connect();
   try {
+    const db = drizzlePg({ client }) as unknown as Database;
+    // Most starts have nothing to apply: seen so without the lock, they need not queue for it.
+    if (await migrationsApplied(db, migrations, options).catch(() => false)) return;
     await client.query('select pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await runServiceMigrations(drizzlePg({ client }) as unknown as Database, migrations, options);
+    try {
+      await runServiceMigrations(db, migrations, options);
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => undefined);
+    }
   } finally {
-    await client.query('select pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();
   }
 }

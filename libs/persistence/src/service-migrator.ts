@@ -74,6 +74,31 @@ export async function runServiceMigrations(db: Database, { schema, folder }: Ser
   });
 }
 
+/**
+ * Whether a service's migrations (up to `options.until`) are all recorded
+ * already: its table in the migrations schema exists and its newest entry
+ * is at least the newest migration's. Two reads, no lock: a restart, where
+ * nothing is pending, need not wait for every other service's turn under
+ * the migration lock (issue 37: the embedded vault's five services took it
+ * one after another, about 100 ms of its restart). A migration being applied
+ * meanwhile is not committed, so this sees it pending and the caller takes
+ * the lock, under which runServiceMigrations looks again.
+ */
+export async function migrationsApplied(
+  db: Pick<Database, 'execute'>,
+  { schema, folder }: ServiceMigrations,
+  options: MigrationOptions = {},
+): Promise<boolean> {
+  const files = readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
+  const newest = Math.max(0, ...files.map((migration) => migration.folderMillis));
+  if (newest === 0) return true;
+  const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  const [found] = await rowsOf(db, sql`select to_regclass(${`${quoted(MIGRATIONS_SCHEMA)}.${quoted(schema)}`}) is not null as "exists"`);
+  if (!found?.exists) return false;
+  const [last] = await rowsOf(db, sql`select max(created_at) as "createdAt" from ${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`);
+  return last?.createdAt !== null && last?.createdAt !== undefined && Number(last.createdAt) >= newest;
+}
+
 /** The statement chunk without drizzle-kit's `CREATE SCHEMA "<schema>";` line. */
 function withoutCreateSchema(statement: string, schema: string): string {
   const quoted = `"${schema.replaceAll('"', '""')}"`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
