@@ -132,6 +132,14 @@ describe('modules loaded at start, by mode', () => {
     expect(packages.filter(isObservabilityPackage)).toEqual([]);
   }, 90_000);
 
+  it('a restart of the embedded vault on its data, with the stored password hash, loads no argon2 (issue 37: a sign-in loads it)', async () => {
+    // The data the test above made: the owner and its hash are stored; no password is given this time.
+    const dataDir = join(work, 'embedded-data');
+    const { packages } = await packagesLoadedBy('apps/vault/dist/main.js', { VAULT_DATA_DIR: dataDir }, '/health/ready');
+    expect(packages).toContain('@nestjs/core');
+    expect(packages).not.toContain('@node-rs/argon2');
+  }, 90_000);
+
   describe('distributed processes (the control)', () => {
     let db: TestDatabase;
     let redis: TestRedis;
