@@ -6,7 +6,6 @@ import { postgresBinaries } from './binaries.js';
 import { guardPrefix } from './guard.js';
 import { asPostgresUser, assertRunnable, giveToPostgresUser, type RunAs } from './privileges.js';
 import { DATABASE, INITDB_OPTIONS } from './settings.js';
-import type { PostgresServer } from './server.js';
 
 const PARTIAL_PREFIX = 'postgres.new-';
 
@@ -58,15 +57,9 @@ export async function initCluster(pgdata: string, runAs: RunAs): Promise<void> {
 }
 
 /** The vault's database, made when missing (a first start, or one cut short right after initdb). */
-export async function ensureDatabase(server: PostgresServer): Promise<void> {
-  const client = new pg.Client(server.clientConfig('postgres'));
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
-    if (!rowCount) await client.query(`create database "${DATABASE}"`);
-  } finally {
-    await client.end();
-  }
+export async function ensureDatabase(client: pg.Client): Promise<void> {
+  const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+  if (!rowCount) await client.query(`create database "${DATABASE}"`);
 }
 
 /** rename(2), then the parent folder flushed so that the new name survives a power cut. */

@@ -141,14 +141,7 @@ async function startServer(dataDir: string, options: EmbeddedDatabaseOptions): P
     durableRename(paths.pglite, backup);
     log(`The PGlite files are kept in ${backup}; delete them once the vault is known to be complete`);
   }
-  const server = await PostgresServer.start(paths.cluster, runAs, options.underway);
-  try {
-    await ensureDatabase(server);
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-  return server;
+  return PostgresServer.start(paths.cluster, runAs, { spawned: options.underway, whenReady: ensureDatabase });
 }
 
 /** The complete cluster renamed into place; should another process have put its own there meanwhile, that one is kept. */

@@ -18,9 +18,8 @@ import { DATABASE } from './settings.js';
 export async function importPglite(dataDir: string, runAs: RunAs, services: ServiceMigrations[]): Promise<ImportSummary> {
   const paths = clusterPaths(dataDir);
   await initCluster(paths.partial, runAs);
-  const server = await PostgresServer.start(paths.partial, runAs);
+  const server = await PostgresServer.start(paths.partial, runAs, { whenReady: ensureDatabase });
   try {
-    await ensureDatabase(server);
     const target = new pg.Client(server.clientConfig(DATABASE));
     await target.connect();
     try {
