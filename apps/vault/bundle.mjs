@@ -7,7 +7,7 @@
 //   code cache beside it, so that a restart does not compile again what
 //   every start runs (docs/adr/0019). Its first lines start the database
 //   server, which boots while the rest of the file runs (src/early-database.ts).
-// - `cli.js` and its chunks: the command line, as ES modules.
+// - `cli.mjs` and its chunks: the command line, as ES modules.
 //
 // Run by this app's `build` after tsc.
 import { build } from 'esbuild';
@@ -27,5 +27,7 @@ await build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
   format: 'esm',
+  // ES modules in a folder whose package.json says CommonJS (main.js's, buildProgram).
+  outExtension: { '.js': '.mjs' },
   banner: ESM_BANNER,
 });

@@ -173,7 +173,7 @@ function copyFile(from, to, mode) {
 }
 
 try {
-  const built = ['apps/vault/dist/bundle/main.js', 'apps/vault/dist/bundle/cli.js', 'apps/web/dist/index.html'].map((path) => join(root, path));
+  const built = ['apps/vault/dist/bundle/main.js', 'apps/vault/dist/bundle/cli.mjs', 'apps/web/dist/index.html'].map((path) => join(root, path));
   for (const file of built) if (!existsSync(file)) throw new Error(`${relative(root, file)} is missing: build the workspace first`);
   rmSync(out, { recursive: true, force: true });
   const app = join(out, 'app');
@@ -203,7 +203,7 @@ try {
     symlinkSync(`usr/${folder}`, join(out, folder));
   }
   copyFile(process.execPath, join(out, 'usr/local/bin/node'), 0o755);
-  writeFileSync(join(out, 'usr/local/bin/vault'), '#!/bin/sh\nexec node /app/apps/vault/dist/bundle/cli.js "$@"\n', { mode: 0o755 });
+  writeFileSync(join(out, 'usr/local/bin/vault'), '#!/bin/sh\nexec node /app/apps/vault/dist/bundle/cli.mjs "$@"\n', { mode: 0o755 });
   copyFile('/usr/bin/dash', join(out, 'usr/bin/sh'), 0o755);
   mkdirSync(join(out, 'usr/bin'), { recursive: true });
   writeFileSync(join(out, 'usr/bin/tini'), tiniStatic(), { mode: 0o755 });

@@ -1,5 +1,4 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { fileURLToPath } from 'node:url';
 import { runCompiled } from './compiled-code.js';
 
 /** A start that answers no request within this long after it is up keeps the code of its start alone. */
@@ -18,8 +17,8 @@ const FIRST_ANSWER_WAIT_MS = 10_000;
  * every start compiled its path afresh: 40 ms of the embedded vault's.
  * "Up" is the program's `started` export, a promise, when it has one.
  */
-export function startProgram(program: URL): void {
-  const compiled = runCompiled(fileURLToPath(program));
+export function startProgram(program: string): void {
+  const compiled = runCompiled(program);
   if (compiled.fromCache) return;
   let kept = false;
   const keep = () => {
