@@ -33,10 +33,10 @@ function withOneMore(): ServiceMigrations & { remove: () => void } {
 describe('migrationsApplied and the migration lock', () => {
   let db: TestDatabase;
   let connection: Connection;
+  let pool: pg.Pool;
   const drizzleOf = (client: pg.PoolClient | pg.Client) => drizzle({ client }) as unknown as Database;
   const checked = async (migrations: ServiceMigrations) => {
-    if (connection.kind !== 'postgres') throw new Error('a PostgreSQL connection');
-    const client = await connection.pool.connect();
+    const client = await pool.connect();
     try {
       return await migrationsApplied(drizzleOf(client), migrations);
     } finally {
@@ -47,6 +47,8 @@ describe('migrationsApplied and the migration lock', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     connection = await openConnection({ kind: 'postgres', url: db.url, poolSize: 2 });
+    if (connection.kind !== 'postgres') throw new Error('openConnection gave no PostgreSQL pool');
+    pool = connection.pool;
   });
   afterAll(async () => {
     await connection.close();
@@ -85,7 +87,7 @@ describe('migrationsApplied and the migration lock', () => {
       await holder.end();
       await applying;
       expect(await checked(newer)).toBe(true);
-      const { rows } = await connection.pool.query(`select count(*)::int as n from vault_migrations.planner where created_at = $1`, [
+      const { rows } = await pool.query(`select count(*)::int as n from vault_migrations.planner where created_at = $1`, [
         (JSON.parse(readFileSync(join(newer.folder, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number }> }).entries.at(-1)!.when,
       ]);
       expect(rows[0].n).toBe(1);
