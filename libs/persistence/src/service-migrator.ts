@@ -25,6 +25,19 @@ type Rows = { rows: Array<Record<string, unknown>> };
 const rowsOf = async (db: Pick<Database, 'execute'>, query: SQL) => ((await db.execute(query)) as unknown as Rows).rows;
 const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsOf(db, query)).length > 0;
 
+/** A service's migrations up to `options.until`, as drizzle-kit wrote them. */
+const migrationFiles = (folder: string, options: MigrationOptions) =>
+  readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
+/** The service's bookkeeping table in the migrations schema. */
+const migrationTable = (schema: string) => sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`;
+const migrationTableExists = (db: Pick<Database, 'execute'>, schema: string) =>
+  exists(db, sql`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${MIGRATIONS_SCHEMA} and c.relname = ${schema}`);
+/** The `created_at` (drizzle-kit's folderMillis) of the newest migration recorded; undefined when none is. */
+const lastRecorded = async (db: Pick<Database, 'execute'>, schema: string) => {
+  const [last] = await rowsOf(db, sql`select created_at from ${migrationTable(schema)} order by created_at desc limit 1`);
+  return last ? Number(last.created_at) : undefined;
+};
+
 /**
  * Drizzle's migrator (same files, same bookkeeping table, same rule: apply
  * every migration newer than the last one recorded, in one transaction), but
@@ -43,17 +56,16 @@ const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsO
  * Call it under the advisory lock of applyMigrations on PostgreSQL.
  */
 export async function runServiceMigrations(db: Database, { schema, folder }: ServiceMigrations, options: MigrationOptions = {}): Promise<void> {
-  const files = readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
-  const table = sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`;
+  const files = migrationFiles(folder, options);
+  const table = migrationTable(schema);
   if (!(await exists(db, sql`select 1 from pg_namespace where nspname = ${MIGRATIONS_SCHEMA}`))) {
     await db.execute(sql`create schema if not exists ${sql.identifier(MIGRATIONS_SCHEMA)}`);
   }
-  const tableExists = sql`select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${MIGRATIONS_SCHEMA} and c.relname = ${schema}`;
-  if (!(await exists(db, tableExists))) {
+  if (!(await migrationTableExists(db, schema))) {
     await db.execute(sql`create table if not exists ${table} (id serial primary key, hash text not null, created_at bigint)`);
   }
-  const [last] = await rowsOf(db, sql`select created_at from ${table} order by created_at desc limit 1`);
-  const pending = files.filter((migration) => !last || Number(last.created_at) < migration.folderMillis);
+  const last = await lastRecorded(db, schema);
+  const pending = files.filter((migration) => last === undefined || last < migration.folderMillis);
   if (pending.length === 0) return;
 
   await db.transaction(async (tx) => {
@@ -89,14 +101,11 @@ export async function migrationsApplied(
   { schema, folder }: ServiceMigrations,
   options: MigrationOptions = {},
 ): Promise<boolean> {
-  const files = readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
-  const newest = Math.max(0, ...files.map((migration) => migration.folderMillis));
+  const newest = Math.max(0, ...migrationFiles(folder, options).map((migration) => migration.folderMillis));
   if (newest === 0) return true;
-  const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const [found] = await rowsOf(db, sql`select to_regclass(${`${quoted(MIGRATIONS_SCHEMA)}.${quoted(schema)}`}) is not null as "exists"`);
-  if (!found?.exists) return false;
-  const [last] = await rowsOf(db, sql`select max(created_at) as "createdAt" from ${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`);
-  return last?.createdAt !== null && last?.createdAt !== undefined && Number(last.createdAt) >= newest;
+  if (!(await migrationTableExists(db, schema))) return false;
+  const last = await lastRecorded(db, schema);
+  return last !== undefined && last >= newest;
 }
 
 /** The statement chunk without drizzle-kit's `CREATE SCHEMA "<schema>";` line. */

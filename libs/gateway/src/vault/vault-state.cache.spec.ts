@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { VaultState } from '@vault/contracts';
 import type { RpcClient } from '@vault/transport';
 import { FRESH_MS, REFRESH_AFTER_MS, VaultStateCache } from './vault-state.cache.js';
@@ -21,10 +21,14 @@ const settled = async <T>(promise: Promise<T>) => {
 };
 
 describe('VaultStateCache', () => {
+  // The cache's clock: each test moves it by hand.
   let now = 1_000_000;
-  jest.spyOn(Date, 'now').mockImplementation(() => now);
-  afterEach(() => {
+  beforeEach(() => {
     now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
   });
 
   it('answers from the cache while it is fresh, and asks auth-svc beside it once it is half its age: no request waits', async () => {
