@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { Database } from './database.js';
@@ -28,6 +30,16 @@ const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsO
 /** A service's migrations up to `options.until`, as drizzle-kit wrote them. */
 const migrationFiles = (folder: string, options: MigrationOptions) =>
   readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
+/**
+ * When the newest of them was made (drizzle-kit's journal's `when`, which
+ * drizzle's migrator records as folderMillis), 0 with none: from the journal
+ * alone. readMigrationFiles also reads and hashes every SQL file, which a
+ * start with nothing to apply does not need (issue 37).
+ */
+const newestMigration = (folder: string, options: MigrationOptions) => {
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+  return Math.max(0, ...journal.entries.map((entry) => entry.when).filter((when) => options.until === undefined || when <= options.until));
+};
 /** The service's bookkeeping table in the migrations schema. */
 const migrationTable = (schema: string) => sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`;
 const migrationTableExists = (db: Pick<Database, 'execute'>, schema: string) =>
@@ -101,7 +113,7 @@ export async function migrationsApplied(
   { schema, folder }: ServiceMigrations,
   options: MigrationOptions = {},
 ): Promise<boolean> {
-  const newest = Math.max(0, ...migrationFiles(folder, options).map((migration) => migration.folderMillis));
+  const newest = newestMigration(folder, options);
   if (newest === 0) return true;
   if (!(await migrationTableExists(db, schema))) return false;
   const last = await lastRecorded(db, schema);
