@@ -17,14 +17,31 @@ import { passwordProblem } from './password-policy.js';
 export class OwnerCredentialService implements OnModuleInit {
   private readonly logger = contextLogger('Owner');
   private passwordHash?: string;
+  /**
+   * Under way from construction (its repositories exist only once their
+   * migrations are applied), waited for by onModuleInit: the start's other
+   * modules are made and their routes registered meanwhile. With
+   * VAULT_OWNER_PASSWORD set, every restart verifies it against the stored
+   * hash, about 40 ms on libuv's threads, which the start waited for doing
+   * nothing else (issue 37).
+   */
+  private readonly ensured: Promise<void>;
 
   constructor(
     @Inject(OWNER_OPTIONS) private readonly owner: OwnerOptions,
     private readonly credentials: OwnerCredentialRepository,
     private readonly state: VaultStateRepository,
-  ) {}
+  ) {
+    this.ensured = this.ensureCredential();
+    // Reported by onModuleInit, which stops the start; not as unhandled before it is awaited.
+    this.ensured.catch(() => undefined);
+  }
 
-  async onModuleInit() {
+  onModuleInit(): Promise<void> {
+    return this.ensured;
+  }
+
+  private async ensureCredential() {
     if ((await this.state.read()).destroyed) {
       // Nothing is stored in a destroyed vault, but a weak configured password still stops the start.
       await this.refuseWeakConfiguredPassword();
