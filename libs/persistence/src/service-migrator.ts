@@ -27,9 +27,11 @@ type Rows = { rows: Array<Record<string, unknown>> };
 const rowsOf = async (db: Pick<Database, 'execute'>, query: SQL) => ((await db.execute(query)) as unknown as Rows).rows;
 const exists = async (db: Pick<Database, 'execute'>, query: SQL) => (await rowsOf(db, query)).length > 0;
 
+/** Whether a migration made at `millis` (drizzle-kit's folderMillis) is within `options.until`. */
+const withinUntil = (options: MigrationOptions) => (millis: number) => options.until === undefined || millis <= options.until;
 /** A service's migrations up to `options.until`, as drizzle-kit wrote them. */
 const migrationFiles = (folder: string, options: MigrationOptions) =>
-  readMigrationFiles({ migrationsFolder: folder }).filter((migration) => options.until === undefined || migration.folderMillis <= options.until);
+  readMigrationFiles({ migrationsFolder: folder }).filter((migration) => withinUntil(options)(migration.folderMillis));
 /**
  * When the newest of them was made (drizzle-kit's journal's `when`, which
  * drizzle's migrator records as folderMillis), 0 with none: from the journal
@@ -38,7 +40,7 @@ const migrationFiles = (folder: string, options: MigrationOptions) =>
  */
 const newestMigration = (folder: string, options: MigrationOptions) => {
   const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
-  return Math.max(0, ...journal.entries.map((entry) => entry.when).filter((when) => options.until === undefined || when <= options.until));
+  return Math.max(0, ...journal.entries.map((entry) => entry.when).filter(withinUntil(options)));
 };
 /** The service's bookkeeping table in the migrations schema. */
 const migrationTable = (schema: string) => sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(schema)}`;
